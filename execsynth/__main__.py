@@ -1,0 +1,3 @@
+from execsynth.cli import main
+
+main()

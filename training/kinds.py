@@ -1,0 +1,245 @@
+"""Question kinds: how each kind's answer line is graded and what its gold text is.
+
+A registry (STYLE.md item 11): adding a kind is one class and one line in `KINDS`. Each
+kind grades one answer on its own, so a missing or wrong line costs only its question.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from training.answers import parse_assertion
+from training.errors import GroundTruthError
+from training.records import COVERAGE, IO, NEXT_LINE, OI, VARIABLE, Question
+from training.values import NotALiteral, canonical_type, parse_literal, values_equal
+
+NIL = "Nil"
+
+
+@dataclass(frozen=True)
+class GradeContext:
+    """What grading needs besides the question: the entry point, and for O->I a callable
+    that runs the stored function on a literal argument list and returns the typed result
+    (None when the run did not return normally; it raises on infrastructure failure)."""
+
+    entry_point: str
+    run_call: Callable[[str], dict | None] | None = None
+
+
+class QuestionKind(Protocol):
+    name: str
+
+    def grade(self, answer: str | None, question: Question, ctx: GradeContext) -> bool: ...
+
+
+@lru_cache(maxsize=8192)
+def cached_literal(text: str) -> object:
+    """Gold values are parsed once per process: a trainer grades each sample many times."""
+    return parse_literal(text)
+
+
+def gold_typed_value(typed: dict) -> object:
+    if not isinstance(typed, dict) or typed.get("truncated"):
+        raise GroundTruthError("gold value missing or truncated")
+    try:
+        return cached_literal(str(typed["repr"]))
+    except (KeyError, NotALiteral) as exc:
+        raise GroundTruthError(f"gold value is not a literal: {exc}") from None
+
+
+@lru_cache(maxsize=8192)
+def literal_args(args_text: str) -> tuple[tuple, tuple] | None:
+    """The stored argument list as literals ((args), ((name, value), ...)), or None."""
+    try:
+        call = ast.parse(f"_({args_text})", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    try:
+        args = tuple(ast.literal_eval(a) for a in call.args)  # type: ignore[attr-defined]
+        kwargs = tuple((k.arg, ast.literal_eval(k.value)) for k in call.keywords)  # type: ignore[attr-defined]
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k[0] is None for k in kwargs):  # type: ignore[attr-defined]
+        return None
+    return args, kwargs
+
+
+class InputOutput:
+    """`assert f(<args>) == ????`: the predicted literal is compared with the stored
+    result; the model's text is never executed."""
+
+    name = IO
+
+    def grade(self, answer: str | None, question: Question, ctx: GradeContext) -> bool:
+        if not answer:
+            return False
+        parsed = parse_assertion(answer, ctx.entry_point)
+        if parsed is None or not parsed.value_ok:
+            return False
+        stored = literal_args(str(question.payload.get("args", "")))
+        if stored is not None:
+            if parsed.args is None or parsed.kwargs is None:
+                return False
+            if not values_equal(parsed.args, stored[0]) or not values_equal(parsed.kwargs, dict(stored[1])):
+                return False
+        return values_equal(parsed.value, gold_typed_value(question.payload["result"]))
+
+
+class OutputInput:
+    """`assert f(????) == <result>`: only the literal argument list is taken from the
+    answer and run against the stored function; any input giving the result is correct."""
+
+    name = OI
+
+    def grade(self, answer: str | None, question: Question, ctx: GradeContext) -> bool:
+        if not answer:
+            return False
+        parsed = parse_assertion(answer, ctx.entry_point)
+        if parsed is None or parsed.args is None:
+            return False
+        if ctx.run_call is None:
+            raise GroundTruthError("output->input grading needs a sandbox runner")
+        expected = gold_typed_value(question.payload["result"])
+        typed = ctx.run_call(parsed.args_text())
+        if typed is None or typed.get("truncated"):
+            return False
+        try:
+            return values_equal(parse_literal(str(typed.get("repr", ""))), expected)
+        except NotALiteral:
+            return False
+
+
+_LINE_PREFIX = re.compile(r"^(?:line\s*)?(\d+)\s*[|:]\s+", re.I)
+
+
+def code_key(text: str) -> str:
+    """Source text compared whitespace-insensitively: runs of blanks collapse, blanks next
+    to punctuation vanish, string literals and identifiers keep their spelling."""
+    out: list[str] = []
+    quote: str | None = None
+    pending_space = False
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if ch == quote:
+                quote = None
+            i += 1
+            continue
+        if ch == "#":
+            break
+        if ch.isspace():
+            pending_space = True
+            i += 1
+            continue
+        if pending_space and out and _word(out[-1]) and _word(ch):
+            out.append(" ")
+        pending_space = False
+        if ch in "\"'":
+            quote = ch
+        out.append(ch)
+        i += 1
+    key = "".join(out)
+    return key[:-1] if key.endswith(":") else key
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+class NextLine:
+    """Which line runs right after line N has executed for the k-th time: that line's
+    source, or -1 when line N never runs or execution leaves the function there."""
+
+    name = NEXT_LINE
+
+    def grade(self, answer: str | None, question: Question, ctx: GradeContext) -> bool:
+        if answer is None:
+            return False
+        text = answer.strip().strip("`").strip()
+        target = int(question.payload["next_line"])
+        if target == -1:
+            return text == "-1"
+        m = _LINE_PREFIX.match(text)
+        if m:
+            if int(m.group(1)) != target:
+                return False
+            text = text[m.end():]
+        return code_key(text) == code_key(str(question.payload["source"]))
+
+
+class VariableValue:
+    """Value and type of a variable after line N has executed for the k-th time
+    (`value; type`), or `Nil` when line N never runs."""
+
+    name = VARIABLE
+
+    def grade(self, answer: str | None, question: Question, ctx: GradeContext) -> bool:
+        if answer is None:
+            return False
+        text = answer.strip().strip("`").strip()
+        if not question.payload.get("executed"):
+            return text.lower() == NIL.lower()
+        value_text, sep, type_text = text.rpartition(";")
+        if not sep:
+            return False
+        if canonical_type(type_text) != question.payload["type"]:
+            return False
+        try:
+            value = parse_literal(value_text)
+        except NotALiteral:
+            return False
+        return values_equal(value, cached_literal(str(question.payload["repr"])))
+
+
+_YES = {"yes", "true", "y"}
+_NO = {"no", "false", "n"}
+
+
+class Coverage:
+    """Does line N run for this input: yes / no."""
+
+    name = COVERAGE
+
+    def grade(self, answer: str | None, question: Question, ctx: GradeContext) -> bool:
+        if answer is None:
+            return False
+        word = answer.strip().strip("`.").strip().lower()
+        expected = bool(question.payload["executed"])
+        return word in (_YES if expected else _NO)
+
+
+KINDS: dict[str, QuestionKind] = {
+    kind.name: kind
+    for kind in (InputOutput(), OutputInput(), NextLine(), VariableValue(), Coverage())
+}
+
+
+def grade_question(answer: str | None, question: Question, ctx: GradeContext) -> bool:
+    try:
+        kind = KINDS[question.kind]
+    except KeyError:
+        raise GroundTruthError(f"unknown question kind {question.kind!r}") from None
+    return kind.grade(answer, question, ctx)
+
+
+def variable_gold(executed: bool, repr_text: str | None, type_name: str | None) -> str:
+    return f"{repr_text}; {type_name}" if executed else NIL
+
+
+def next_line_gold(next_line: int, source: str | None) -> str:
+    return "-1" if next_line == -1 else str(source).strip()
+
+
+def coverage_gold(executed: bool) -> str:
+    return "yes" if executed else "no"

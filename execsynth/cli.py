@@ -15,7 +15,7 @@ import typer
 # `register(root)` (adds top-level commands).
 COMMAND_GROUPS: dict[str, str] = {
     "db": "execsynth.commands.db",
-    "serve": "execsynth.commands.serve",
+    "serve": "execsynth.commands.serve",  # serve + worker
     "sandbox": "execsynth.commands.sandbox",
 }
 

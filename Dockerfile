@@ -1,0 +1,22 @@
+# One image for every role (api, workers, beat, migrate); the command picks the role.
+FROM python:3.11-slim
+
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends util-linux bubblewrap \
+    && rm -rf /var/lib/apt/lists/*
+
+RUN useradd --create-home --uid 10001 execsynth
+WORKDIR /srv/execsynth
+COPY pyproject.toml README.md ./
+COPY app ./app
+COPY workers ./workers
+COPY sandbox ./sandbox
+COPY training ./training
+COPY migrations ./migrations
+COPY execsynth ./execsynth
+RUN pip install --no-cache-dir .
+
+USER execsynth
+ENV EXECSYNTH_DATA_DIR=/data
+EXPOSE 8000
+CMD ["execsynth", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-worker", "--no-migrate"]

@@ -1,0 +1,30 @@
+# The README's two commands are `make demo` and `make test`; each installs what it needs.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PYTEST_ARGS ?=
+
+.PHONY: install install-dev demo serve test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+
+install-dev: $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+
+# The main job on embedded defaults (SQLite, filesystem broker, builtin teacher).
+demo: install
+	$(BIN)/execsynth serve
+
+test: install-dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install-dev
+	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script --quick || exit 1; done
+
+clean:
+	rm -rf $(VENV) execsynth-data .pytest_cache

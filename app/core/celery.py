@@ -1,0 +1,60 @@
+"""Celery configuration shared by the workers and the app's producer.
+
+The app only *sends* tasks by name (see app.producer); the worker side (workers.celery_app)
+registers them. Both build their configuration here so they agree on queues and routes.
+"""
+
+from __future__ import annotations
+
+from kombu import Exchange, Queue
+
+from app.core.config import Settings
+
+QUEUES = ("teacher", "sandbox", "pipeline")
+
+
+def broker_transport_options(settings: Settings) -> dict:
+    if settings.broker_url.startswith("filesystem://"):
+        folder = settings.broker_folder
+        for sub in ("queue", "control"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        return {
+            "data_folder_in": str(folder / "queue"),
+            "data_folder_out": str(folder / "queue"),
+            "control_folder": str(folder / "control"),
+            "store_processed": False,
+            "polling_interval": 0.1,
+        }
+    if settings.broker_url.startswith(("redis://", "rediss://")):
+        # a task unacked this long (its worker died) is handed to another worker
+        return {"visibility_timeout": 3600, "socket_timeout": 10, "socket_connect_timeout": 5}
+    return {}
+
+
+def celery_config(settings: Settings) -> dict:
+    exchange = Exchange("execsynth", type="direct")
+    return dict(
+        broker_url=settings.broker_url,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        task_ignore_result=True,
+        result_backend=None,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_default_queue="pipeline",
+        task_default_exchange="execsynth",
+        task_default_routing_key="pipeline",
+        task_queues=[Queue(name, exchange, routing_key=name) for name in QUEUES],
+        task_routes={
+            "execsynth.teacher.*": {"queue": "teacher"},
+            "execsynth.sandbox.*": {"queue": "sandbox"},
+            "execsynth.pipeline.*": {"queue": "pipeline"},
+        },
+        broker_transport_options=broker_transport_options(settings),
+        broker_connection_retry_on_startup=True,
+        worker_hijack_root_logger=False,
+        enable_utc=True,
+        timezone="UTC",
+    )

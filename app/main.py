@@ -1,0 +1,36 @@
+"""FastAPI application factory (`uvicorn --factory app.main:create_app`)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from app.api import health
+from app.core.config import Settings, get_settings
+from app.core.errors import DomainError
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(
+        title="execsynth",
+        version=_version(),
+        description="Synthesizes verified code-execution reasoning data (ExecVerify method).",
+    )
+    app.state.settings = settings
+    app.include_router(health.router)
+
+    @app.exception_handler(DomainError)
+    async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "detail": exc.detail}, status_code=exc.status_code)
+
+    return app
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("execsynth")
+    except PackageNotFoundError:
+        return "0+unknown"

@@ -1,0 +1,24 @@
+"""Helpers shared by CLI commands: settings loading with a clean error, console output."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+from app.core.config import Settings, SettingsError, get_settings
+
+console = Console(stderr=True)
+
+
+def load_settings() -> Settings:
+    """Settings or a one-line error and exit code 2 (never a traceback for bad config)."""
+    try:
+        return get_settings()
+    except SettingsError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def fail(message: str, code: int = 1) -> None:
+    console.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)

@@ -1,0 +1,55 @@
+"""Settings: embedded defaults, production values, and errors naming the variable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.core.config import SettingsError, get_settings
+
+
+def test_defaults_are_embedded_mode(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = get_settings()
+    assert settings.embedded is True
+    assert settings.data_dir == tmp_path / "execsynth-data"
+    assert settings.database_url == f"sqlite:///{tmp_path / 'execsynth-data' / 'execsynth.sqlite3'}"
+    assert settings.broker_url == "filesystem://"
+    assert settings.default_teacher == "builtin"
+
+
+def test_production_values_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXECSYNTH_DATABASE_URL", "postgresql+psycopg://u@db:5432/execsynth")
+    monkeypatch.setenv("EXECSYNTH_BROKER_URL", "redis://redis:6379/0")
+    monkeypatch.setenv("EXECSYNTH_SANDBOX__ISOLATION", "rlimits")
+    monkeypatch.setenv("EXECSYNTH_TEACHERS", '{"gpt": {"kind": "openai", "model": "m"}}')
+    settings = get_settings()
+    assert settings.embedded is False
+    assert settings.database_url.startswith("postgresql+psycopg://")
+    assert settings.sandbox.isolation == "rlimits"
+    assert settings.teachers == {"gpt": {"kind": "openai", "model": "m"}}
+
+
+def test_dotenv_file_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text("EXECSYNTH_API__PORT=9123\n")
+    assert get_settings().api.port == 9123
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("EXECSYNTH_DATABASE_URL", "mysql://x/y"),
+        ("EXECSYNTH_BROKER_URL", "kafka://x"),
+        ("EXECSYNTH_SANDBOX__TIMEOUT_S", "-1"),
+        ("EXECSYNTH_SANDBOX__ISOLATION", "none"),
+        ("EXECSYNTH_API__PORT", "eighty"),
+        ("EXECSYNTH_TEACHERS", "not json"),
+    ],
+)
+def test_invalid_values_name_the_variable(monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingsError) as info:
+        get_settings()
+    assert variable in str(info.value)

@@ -22,6 +22,7 @@ _ANSWER_OPEN = re.compile(r"<answer>", re.I)
 _ANSWER_CLOSE = re.compile(r"</answer>", re.I)
 _MARKER = re.compile(r"^(?:\[(\d+)\]|\((\d+)\)|(\d+)[.):])(?:\s+|$)")
 _ASSERT = re.compile(r"^assert\b")
+_ASSERT_ANYWHERE = re.compile(r"(?<![\w.])assert\b")
 
 
 @dataclass(frozen=True)
@@ -238,6 +239,8 @@ def extract_assertion_value(text: str, entry_point: str) -> tuple[bool, object]:
     found: list[Assertion] = []
     for line in _assertion_lines(scope):
         parsed = parse_assertion(line, entry_point)
+        if parsed is None and line.endswith("."):  # "... so assert f(1) == 2."
+            parsed = parse_assertion(line[:-1], entry_point)
         if parsed is not None:
             found.append(parsed)
     if not found or (block is not None and len(found) != 1):
@@ -247,20 +250,19 @@ def extract_assertion_value(text: str, entry_point: str) -> tuple[bool, object]:
 
 
 def _assertion_lines(text: str) -> list[str]:
-    """Assertion statements in text, joining lines while brackets are open and dropping
-    code-fence and quote decoration."""
+    """Assertion statements in free text (`... so assert f(1) == 2`), joining lines while
+    brackets are open and dropping code-fence decoration."""
     out: list[str] = []
     lines = text.splitlines()
     i = 0
     while i < len(lines):
-        line = lines[i].strip().strip("`").strip()
-        if line.startswith(">>>"):
-            line = line[3:].strip()
-        if _ASSERT.match(line):
+        m = _ASSERT_ANYWHERE.search(lines[i])
+        if m:
+            line = lines[i][m.start():].strip()
             while is_open(line) and i + 1 < len(lines):
                 i += 1
                 line += "\n" + lines[i].strip()
-            out.append(line)
+            out.append(line.rstrip("`").rstrip())
         i += 1
     return out
 

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 10:23:48.334398
+Create Date: 2026-11-29 10:32:28.599104
 """
 
 from __future__ import annotations
@@ -165,6 +165,7 @@ def upgrade() -> None:
     sa.Column('program_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=False),
     sa.Column('execution_id', sa.BigInteger().with_variant(sa.Integer(), 'sqlite'), nullable=True),
     sa.Column('args_hash', sa.String(length=64), nullable=False),
+    sa.Column('args_source', sa.Text(), nullable=False),
     sa.Column('input_index', sa.Integer(), nullable=False),
     sa.Column('input_origin', sa.String(length=24), nullable=False),
     sa.Column('status', sa.String(length=16), nullable=False),
@@ -207,7 +208,7 @@ def upgrade() -> None:
     sa.Column('payload', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
     sa.ForeignKeyConstraint(['sample_id'], ['samples.id'], name=op.f('fk_questions_sample_id_samples'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_questions')),
-    sa.UniqueConstraint('sample_id', 'position', name=op.f('uq_questions_sample_id_position'))
+    sa.UniqueConstraint('sample_id', 'kind', 'position', name=op.f('uq_questions_sample_id_kind_position'))
     )
 
 

@@ -19,9 +19,10 @@ class Sample(Base):
     program_id: Mapped[int] = mapped_column(ForeignKey("programs.id", ondelete="CASCADE"))
     execution_id: Mapped[int | None] = mapped_column(ForeignKey("executions.id", ondelete="SET NULL"))
     args_hash: Mapped[str] = mapped_column(String(64))
+    args_source: Mapped[str] = mapped_column(Text)  # exact text between the call's parentheses
     input_index: Mapped[int] = mapped_column(Integer)
     input_origin: Mapped[str] = mapped_column(String(24))
-    status: Mapped[str] = mapped_column(String(16))  # accepted | rejected
+    status: Mapped[str] = mapped_column(String(16))  # pending -> executed -> accepted | rejected
     reject_reason: Mapped[str | None] = mapped_column(String(64))
     reject_detail: Mapped[str | None] = mapped_column(Text)
     # denormalized from the program so the dashboard aggregates need no join
@@ -53,7 +54,7 @@ class Question(Base):
     id: Mapped[int] = id_column()
     sample_id: Mapped[int] = mapped_column(ForeignKey("samples.id", ondelete="CASCADE"))
     position: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(24))  # io | oi | next_statement | variable | coverage
+    kind: Mapped[str] = mapped_column(String(24))  # io | oi | next_line | variable | coverage
     line: Mapped[int | None] = mapped_column(Integer)
     visit: Mapped[int | None] = mapped_column(Integer)
     variable: Mapped[str | None] = mapped_column(String(128))
@@ -61,4 +62,5 @@ class Question(Base):
     gold_answer: Mapped[str] = mapped_column(Text)
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
 
-    __table_args__ = (UniqueConstraint("sample_id", "position"),)
+    # io and oi questions both sit at position 0 (the assertion line); steps are 1..n
+    __table_args__ = (UniqueConstraint("sample_id", "kind", "position"),)

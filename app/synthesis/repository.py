@@ -1,0 +1,187 @@
+"""Every pipeline write and read the workers need. Writes are keyed on natural keys so a
+redelivered task changes nothing; nothing here commits (the task or CLI boundary does)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import and_, exists, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
+from app.db.upsert import insert_ignore
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def get_batch(session: Session, batch_id: int) -> Batch | None:
+    return session.get(Batch, batch_id)
+
+
+def batch_status(session: Session, batch_id: int) -> str | None:
+    return session.scalar(select(Batch.status).where(Batch.id == batch_id))
+
+
+def existing_slots(session: Session, batch_id: int, slots: Sequence[int]) -> set[int]:
+    rows = session.scalars(
+        select(Program.slot).where(Program.batch_id == batch_id, Program.variant == 0, Program.slot.in_(list(slots)))
+    )
+    return set(rows)
+
+
+def record_teacher_calls(session: Session, batch_id: int, rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Insert new calls (key: batch, request_key) and return request_key -> id for all of them."""
+    insert_ignore(session, TeacherCall, [{**r, "batch_id": batch_id} for r in rows], ["batch_id", "request_key"])
+    keys = [r["request_key"] for r in rows]
+    found = session.execute(
+        select(TeacherCall.request_key, TeacherCall.id).where(TeacherCall.batch_id == batch_id, TeacherCall.request_key.in_(keys))
+    )
+    return dict(found.all())
+
+
+def add_batch_usage(session: Session, batch_id: int, prompt_tokens: int, completion_tokens: int, cost: float) -> None:
+    session.execute(
+        update(Batch).where(Batch.id == batch_id).values(
+            prompt_tokens=Batch.prompt_tokens + prompt_tokens,
+            completion_tokens=Batch.completion_tokens + completion_tokens,
+            cost_usd=Batch.cost_usd + cost,
+        )
+    )
+
+
+def insert_programs(session: Session, rows: Sequence[dict[str, Any]]) -> None:
+    insert_ignore(session, Program, rows, ["batch_id", "slot", "variant"])
+
+
+def claim_dedup(session: Session, program_id: int, normalized_hash: str) -> bool:
+    """Make `program_id` the one kept program with this hash; False if another holds it."""
+    try:
+        with session.begin_nested():
+            session.execute(update(Program).where(Program.id == program_id).values(dedup_key=normalized_hash))
+        return True
+    except IntegrityError:
+        return False
+
+
+def reject_program(session: Session, program_id: int, reason: str, detail: str | None = None) -> None:
+    session.execute(
+        update(Program).where(Program.id == program_id).values(status="rejected", reject_reason=reason, reject_detail=detail, dedup_key=None)
+    )
+
+
+def programs_in_slots(session: Session, batch_id: int, slots: Sequence[int], status: str | None = "kept", variant: int | None = None) -> list[Program]:
+    query = select(Program).where(Program.batch_id == batch_id, Program.slot.in_(list(slots)))
+    if status is not None:
+        query = query.where(Program.status == status)
+    if variant is not None:
+        query = query.where(Program.variant == variant)
+    return list(session.scalars(query.order_by(Program.slot, Program.variant)))
+
+
+def programs_without_samples(session: Session, batch_id: int, slots: Sequence[int]) -> list[Program]:
+    has_sample = exists().where(Sample.program_id == Program.id)
+    query = select(Program).where(
+        Program.batch_id == batch_id, Program.slot.in_(list(slots)), Program.status == "kept", ~has_sample
+    )
+    return list(session.scalars(query.order_by(Program.slot, Program.variant)))
+
+
+def insert_samples(session: Session, rows: Sequence[dict[str, Any]]) -> None:
+    insert_ignore(session, Sample, rows, ["program_id", "args_hash"])
+
+
+def samples_with_status(session: Session, batch_id: int, slots: Sequence[int], status: str) -> list[tuple[Sample, Program]]:
+    query = (
+        select(Sample, Program)
+        .join(Program, Program.id == Sample.program_id)
+        .where(Sample.batch_id == batch_id, Program.slot.in_(list(slots)), Sample.status == status)
+        .order_by(Sample.id)
+    )
+    return [(s, p) for s, p in session.execute(query).all()]
+
+
+def insert_executions(session: Session, rows: Sequence[dict[str, Any]]) -> dict[tuple[int, str, int], int]:
+    insert_ignore(session, Execution, rows, ["program_id", "args_hash", "hash_seed"])
+    keys = {(r["program_id"], r["args_hash"], r["hash_seed"]) for r in rows}
+    program_ids = {k[0] for k in keys}
+    found = session.execute(
+        select(Execution.program_id, Execution.args_hash, Execution.hash_seed, Execution.id).where(Execution.program_id.in_(program_ids))
+    )
+    return {(p, a, h): i for p, a, h, i in found.all() if (p, a, h) in keys}
+
+
+def execution_by_id(session: Session, execution_id: int) -> Execution | None:
+    return session.get(Execution, execution_id)
+
+
+def update_sample(session: Session, sample_id: int, **values: Any) -> None:
+    session.execute(update(Sample).where(Sample.id == sample_id).values(**values))
+
+
+def insert_questions(session: Session, rows: Sequence[dict[str, Any]]) -> None:
+    insert_ignore(session, Question, rows, ["sample_id", "kind", "position"])
+
+
+def reject_failed_mutants(session: Session, batch_id: int, slots: Sequence[int]) -> None:
+    """A mutant is kept only if it executes cleanly on some input."""
+    clean = exists().where(and_(Sample.program_id == Program.id, Sample.status.notin_(["rejected"])))
+    mutant_ids = list(
+        session.scalars(
+            select(Program.id).where(Program.batch_id == batch_id, Program.slot.in_(list(slots)), Program.variant > 0, Program.status == "kept", ~clean)
+        )
+    )
+    for program_id in mutant_ids:
+        reject_program(session, program_id, "mutant_failed", "no input executed cleanly")
+
+
+def funnel_counts(session: Session, batch_id: int) -> dict[str, Any]:
+    """Counts recomputed from rows (exact under redelivery): programs by status/reason and
+    samples by status/reason."""
+    programs = session.execute(
+        select(Program.variant > 0, Program.status, Program.reject_reason, func.count())
+        .where(Program.batch_id == batch_id)
+        .group_by(Program.variant > 0, Program.status, Program.reject_reason)
+    ).all()
+    samples = session.execute(
+        select(Sample.status, Sample.reject_reason, func.count()).where(Sample.batch_id == batch_id).group_by(Sample.status, Sample.reject_reason)
+    ).all()
+    out: dict[str, Any] = {"programs": {}, "mutants": {}, "samples": {}}
+    for is_mutant, status, reason, n in programs:
+        bucket = out["mutants" if is_mutant else "programs"]
+        key = status if reason is None else f"{status}:{reason}"
+        bucket[key] = bucket.get(key, 0) + n
+    for status, reason, n in samples:
+        key = status if reason is None else f"{status}:{reason}"
+        out["samples"][key] = out["samples"].get(key, 0) + n
+    return out
+
+
+def store_counters(session: Session, batch_id: int) -> dict[str, Any]:
+    counters = funnel_counts(session, batch_id)
+    session.execute(update(Batch).where(Batch.id == batch_id).values(counters=counters))
+    return counters
+
+
+def slots_done(session: Session, batch_id: int) -> int:
+    """Slots whose programs and samples all reached a final state."""
+    unsampled = exists().where(Sample.program_id == Program.id)
+    in_flight = exists().where(and_(Sample.program_id == Program.id, Sample.status.in_(["pending", "executed"])))
+    started = select(func.count(func.distinct(Program.slot))).where(Program.batch_id == batch_id, Program.variant == 0)
+    unfinished = select(func.count(func.distinct(Program.slot))).where(
+        Program.batch_id == batch_id,
+        ((Program.status == "kept") & ~unsampled) | in_flight,
+    )
+    return session.scalar(started) - session.scalar(unfinished)
+
+
+def set_batch_status(session: Session, batch_id: int, status: str, only_from: Sequence[str] | None = None, **values: Any) -> bool:
+    stmt = update(Batch).where(Batch.id == batch_id)
+    if only_from:
+        stmt = stmt.where(Batch.status.in_(list(only_from)))
+    result = session.execute(stmt.values(status=status, **values))
+    return result.rowcount > 0

@@ -1,0 +1,97 @@
+"""Execution filter: run each (program, input) in the sandbox under two hash seeds, with the
+trace, and decide kept / rejected (with a reason) / error.
+
+`sandbox_error` is an infrastructure failure, never a verdict on the program: such items come
+back as `error` so the caller retries them instead of storing a rejection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sandbox import Job, Limits, RunResult, literal_from_typed
+
+REJECT_REASONS = (
+    "exec_exception", "exec_timeout", "exec_memory_limit", "exec_output_limit",
+    "exec_trace_limit", "exec_killed", "hash_order_dependent", "result_not_literal",
+    "result_too_large",
+)
+
+
+class Runner(Protocol):
+    def run_many(self, jobs: Sequence[Job]) -> list[RunResult]: ...
+
+
+@dataclass(frozen=True)
+class ExecPolicy:
+    hash_seeds: tuple[int, int] = (0, 1_000_003)
+    max_result_chars: int = 1000
+    max_trace_steps: int = 5000
+    timeout_s: float = 5.0
+    memory_mb: int = 512
+
+    def limits(self) -> Limits:
+        return Limits(timeout_s=self.timeout_s, memory_mb=self.memory_mb, trace_steps=self.max_trace_steps)
+
+
+@dataclass(frozen=True)
+class ExecItem:
+    key: str  # caller's id for the (program, input) pair
+    code: str
+    entry_point: str
+    args: str
+
+
+@dataclass(frozen=True)
+class ExecOutcome:
+    key: str
+    verdict: str  # "kept" | "rejected" | "error"
+    reason: str | None = None
+    detail: str | None = None
+    runs: tuple[RunResult, ...] = field(default_factory=tuple)
+
+    @property
+    def primary(self) -> RunResult | None:
+        return self.runs[0] if self.runs else None
+
+
+def _comparable(run: RunResult) -> tuple[Any, ...]:
+    return (run.status, run.result, run.exception, run.stdout, run.trace)
+
+
+def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolicy) -> ExecOutcome:
+    runs = (first, second)
+    for run in runs:
+        if run.status == "sandbox_error":
+            return ExecOutcome(item.key, "error", "sandbox_error", (run.exception or {}).get("message"), runs)
+    if first.status != "ok":
+        detail = None
+        if first.exception:
+            detail = f"{first.exception.get('type')}: {first.exception.get('message', '')}"[:500]
+        return ExecOutcome(item.key, "rejected", f"exec_{first.status}", detail, runs)
+    if _comparable(first) != _comparable(second):
+        return ExecOutcome(item.key, "rejected", "hash_order_dependent",
+                           f"result, stdout or trace differ between PYTHONHASHSEED={first.hash_seed} and {second.hash_seed}", runs)
+    result = first.result or {}
+    if result.get("truncated") or len(result.get("repr", "")) > policy.max_result_chars:
+        return ExecOutcome(item.key, "rejected", "result_too_large", f"result repr over {policy.max_result_chars} chars", runs)
+    try:
+        literal_from_typed(result)
+    except ValueError as exc:
+        return ExecOutcome(item.key, "rejected", "result_not_literal", str(exc)[:300], runs)
+    return ExecOutcome(item.key, "kept", runs=runs)
+
+
+def execute_items(runner: Runner, items: Sequence[ExecItem], policy: ExecPolicy) -> list[ExecOutcome]:
+    """Both seeds of every item go to the sandbox pool in one call (all cores busy)."""
+    limits = policy.limits()
+    jobs = [
+        Job(id=f"{item.key}#{seed}", code=item.code, entry_point=item.entry_point, args=item.args,
+            trace=True, hash_seed=seed, limits=limits)
+        for item in items
+        for seed in policy.hash_seeds
+    ]
+    results = runner.run_many(jobs)
+    return [judge(item, results[2 * i], results[2 * i + 1], policy) for i, item in enumerate(items)]

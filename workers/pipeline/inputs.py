@@ -1,0 +1,112 @@
+"""New inputs for a program: the teacher's own call, LLM argument mutation (METHOD.md section
+2) and type-directed synthesis. Each (program, input) pair becomes one sample.
+
+Argument text is always the exact source between the call's parentheses; values are only
+ever produced and read as Python literals (`ast.literal_eval`), never evaluated.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import random
+import string
+from dataclasses import dataclass
+from typing import Any
+
+INPUT_ORIGINS = ("teacher", "llm_mutation", "synthesized")
+
+
+@dataclass(frozen=True)
+class InputCandidate:
+    args: str
+    origin: str  # one of INPUT_ORIGINS
+
+
+@dataclass(frozen=True)
+class SizeBounds:
+    """Bounds for synthesized containers and numbers (a sandboxed run must stay small)."""
+
+    min_len: int = 0
+    max_len: int = 12
+    int_span: int = 50
+    max_str_len: int = 16
+    max_depth: int = 3
+
+
+class UnsupportedArguments(ValueError):
+    """The arguments are not all literals, so their types cannot be inferred."""
+
+
+def args_hash(args: str) -> str:
+    return hashlib.sha256(args.encode()).hexdigest()
+
+
+def parse_literal_args(args: str) -> tuple[Any, ...]:
+    """`"[1, 2], 'a'"` -> `([1, 2], 'a')`; keyword arguments and non-literals are refused."""
+    try:
+        call = ast.parse(f"f({args})", mode="eval").body
+    except SyntaxError as exc:
+        raise UnsupportedArguments(f"argument text does not parse: {exc.msg}") from None
+    assert isinstance(call, ast.Call)
+    if call.keywords:
+        raise UnsupportedArguments("keyword arguments are not synthesized")
+    try:
+        return tuple(ast.literal_eval(node) for node in call.args)
+    except ValueError:
+        raise UnsupportedArguments("arguments are not all literals") from None
+
+
+def canonical_key(args: str) -> str:
+    """Two argument texts that denote the same values share a key (`[1,2]` == `[1, 2]`)."""
+    try:
+        values = parse_literal_args(args)
+    except UnsupportedArguments:
+        return "src:" + " ".join(args.split())
+    return "lit:" + _typed_repr(values)
+
+
+def _typed_repr(value: Any) -> str:
+    # repr alone would equate 1 and True; sets are sorted by repr for a stable key
+    if isinstance(value, (set, frozenset)):
+        return f"{type(value).__name__}{{{','.join(sorted(_typed_repr(v) for v in value))}}}"
+    if isinstance(value, dict):
+        return "dict{" + ",".join(f"{_typed_repr(k)}:{_typed_repr(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return f"{type(value).__name__}[" + ",".join(_typed_repr(v) for v in value) + "]"
+    return f"{type(value).__name__}:{value!r}"
+
+
+def format_args(values: tuple[Any, ...]) -> str:
+    return ", ".join(_literal_source(v) for v in values)
+
+
+def _literal_source(value: Any) -> str:
+    if isinstance(value, (set, frozenset)):
+        if not value:
+            return "set()" if isinstance(value, set) else "frozenset()"
+        body = "{" + ", ".join(_literal_source(v) for v in sorted(value, key=_typed_repr)) + "}"
+        return body if isinstance(value, set) else f"frozenset({body})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal_source(k)}: {_literal_source(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal_source(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        inner = ", ".join(_literal_source(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
+
+
+def distinct_inputs(candidates: list[InputCandidate], limit: int) -> list[InputCandidate]:
+    """First `limit` candidates with distinct values, in the given (priority) order."""
+    seen: set[str] = set()
+    kept: list[InputCandidate] = []
+    for cand in candidates:
+        key = canonical_key(cand.args)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(cand)
+        if len(kept) == limit:
+            break
+    return kept

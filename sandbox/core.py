@@ -1,0 +1,192 @@
+"""`Sandbox`: a pool of forkservers (one per worker and hash seed) behind a thread-safe API.
+
+Each worker slot owns its forkservers; a call borrows a free slot, so `run` can be called
+from many threads at once and `run_many` keeps every worker busy. A forkserver that dies is
+replaced and the job retried (`retries`); a run that still cannot be judged comes back as
+`sandbox_error`, never as a verdict on the program.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import os
+import queue
+import threading
+import time
+from dataclasses import replace
+from typing import Iterable, Iterator
+
+from .backends import make_backend
+from .errors import ForkServerDown, SandboxError, SandboxUnavailable
+from .jobs import Job, Limits
+from .local import ForkServer
+from .result import RunResult
+
+log = logging.getLogger("sandbox")
+
+ISOLATIONS = ("namespaces", "rlimits")
+HOST_GRACE_S = 5.0  # beyond the job's wall timeout, before the host gives up on a forkserver
+MAX_SEEDS_PER_SLOT = 4
+
+
+class _Slot:
+    """One worker: its forkservers keyed by hash seed (most recently used last)."""
+
+    def __init__(self, backend) -> None:
+        self.backend = backend
+        self.servers: dict[int, ForkServer] = {}
+
+    def server(self, seed: int) -> ForkServer:
+        server = self.servers.pop(seed, None)
+        if server is None:
+            if len(self.servers) >= MAX_SEEDS_PER_SLOT:
+                oldest = next(iter(self.servers))
+                self.servers.pop(oldest).close()
+            server = ForkServer(self.backend.spec, seed).start()
+        self.servers[seed] = server
+        return server
+
+    def discard(self, seed: int) -> None:
+        server = self.servers.pop(seed, None)
+        if server is not None:
+            server.close()
+
+    def close(self) -> None:
+        for seed in list(self.servers):
+            self.discard(seed)
+
+
+class Sandbox:
+    """Run untrusted Python jobs in isolated, resource-limited forked children."""
+
+    def __init__(self, isolation: str = "namespaces", workers: int | None = None,
+                 limits: Limits | None = None, backend: str = "local", retries: int = 1,
+                 **backend_options) -> None:
+        if isolation not in ISOLATIONS:
+            raise ValueError(f"isolation must be one of {ISOLATIONS}, got {isolation!r}")
+        if workers is not None and (not isinstance(workers, int) or workers < 1):
+            raise ValueError(f"workers must be a positive int or None, got {workers!r}")
+        if limits is not None and not isinstance(limits, Limits):
+            raise TypeError("limits must be a sandbox.Limits")
+        self.isolation = isolation
+        self.workers = workers or os.cpu_count() or 1
+        self.limits = limits or Limits()
+        self.retries = retries
+        self._backend_name, self._backend_options = backend, backend_options
+        self._backend = None
+        self._slots: queue.LifoQueue[_Slot] = queue.LifoQueue()
+        self._all_slots: list[_Slot] = []
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self.python = ""
+
+    # lifecycle -----------------------------------------------------------------------
+    def start(self) -> "Sandbox":
+        with self._lock:
+            if self._backend is not None:
+                return self
+            backend = make_backend(self._backend_name, self.isolation, **self._backend_options)
+            slots = [_Slot(backend) for _ in range(self.workers)]
+            try:
+                first = slots[0].server(0)  # proves the isolation works, or raises
+                self.python = first.info.get("python", "")
+                with concurrent.futures.ThreadPoolExecutor(self.workers) as pool:
+                    list(pool.map(lambda slot: slot.server(0), slots[1:]))
+            except BaseException:
+                for slot in slots:
+                    slot.close()
+                backend.close()
+                raise
+            self._backend, self._all_slots = backend, slots
+            for slot in slots:
+                self._slots.put(slot)
+            self._executor = concurrent.futures.ThreadPoolExecutor(
+                self.workers, thread_name_prefix="sandbox")
+        return self
+
+    def close(self) -> None:
+        with self._lock:
+            if self._backend is None:
+                return
+            self._executor.shutdown(wait=True)
+            for slot in self._all_slots:
+                slot.close()
+            self._backend.close()
+            self._backend, self._all_slots, self._executor = None, [], None
+            self._slots = queue.LifoQueue()
+
+    def __enter__(self) -> "Sandbox":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # running ---------------------------------------------------------------------------
+    def run(self, job: Job) -> RunResult:
+        """Run one job; thread-safe. Blocks while every worker is busy."""
+        if not isinstance(job, Job):
+            raise TypeError(f"run() takes a sandbox.Job, got {type(job).__name__}")
+        if self._backend is None:
+            raise SandboxError("the sandbox is not started (use `with Sandbox(...) as sb`)")
+        slot = self._slots.get()
+        try:
+            return self._run_on(slot, job)
+        finally:
+            self._slots.put(slot)
+
+    def _run_on(self, slot: _Slot, job: Job) -> RunResult:
+        limits = job.limits or self.limits
+        wire_job = job.to_wire(self.limits)
+        problem = "no attempt made"
+        for _ in range(1 + max(0, self.retries)):
+            deadline = time.monotonic() + limits.timeout_s + HOST_GRACE_S
+            try:
+                reply = slot.server(job.hash_seed).request(wire_job, deadline)
+                return RunResult.from_wire(reply)
+            except ForkServerDown as exc:
+                problem = f"forkserver failed during the run: {exc}"
+                slot.discard(job.hash_seed)
+                log.warning("sandbox: %s (job %s)", problem, job.id)
+                if exc.hung:
+                    break  # the job may be what hangs it; do not run it again
+            except SandboxUnavailable as exc:
+                problem = f"forkserver could not be restarted: {exc}"
+                break
+        return RunResult.sandbox_error(job.id, problem, job.hash_seed)
+
+    def run_many(self, jobs: Iterable[Job]) -> list[RunResult]:
+        """Run jobs over all workers; results in input order."""
+        jobs = list(jobs)
+        if self._executor is None:
+            raise SandboxError("the sandbox is not started (use `with Sandbox(...) as sb`)")
+        return list(self._executor.map(self.run, jobs))
+
+    def run_iter(self, jobs: Iterable[Job], window: int | None = None) -> Iterator[RunResult]:
+        """Yield results as they finish (any order), keeping at most `window` jobs queued."""
+        if self._executor is None:
+            raise SandboxError("the sandbox is not started (use `with Sandbox(...) as sb`)")
+        window = window or self.workers * 4
+        pending: set[concurrent.futures.Future] = set()
+        for job in jobs:
+            pending.add(self._executor.submit(self.run, job))
+            if len(pending) >= window:
+                done, pending = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                yield from (future.result() for future in done)
+        for future in concurrent.futures.as_completed(pending):
+            yield future.result()
+
+    def run_twice(self, job: Job, seeds: tuple[int, int] = (0, 1)
+                  ) -> tuple[RunResult, RunResult, bool]:
+        """Run under two hash seeds; `same` is False if result, stdout or trace differ."""
+        if len(seeds) != 2 or seeds[0] == seeds[1]:
+            raise ValueError("run_twice needs two different hash seeds")
+        first, second = self.run_many([replace(job, hash_seed=seed) for seed in seeds])
+        return first, second, same_behaviour(first, second)
+
+
+def same_behaviour(a: RunResult, b: RunResult) -> bool:
+    """Whether two runs of one job behaved identically (timings and seeds aside)."""
+    fields = ("status", "result", "exception", "stdout", "trace")
+    return all(getattr(a, name) == getattr(b, name) for name in fields)

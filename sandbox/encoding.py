@@ -1,0 +1,231 @@
+"""Canonical typed encoding of Python values: `{"type", "repr", "json"?, "truncated"}`.
+
+Values leave the sandbox only in this form, so that the host never unpickles or evaluates
+anything, and so that the same value always gets the same text whatever the hash seed:
+sets and frozensets are printed in a canonical sorted order, dicts in insertion order,
+floats with `repr`, memory addresses are removed from other objects' reprs. Each value
+has a size budget; building the repr stops as soon as the budget is spent (a huge list is
+never rendered in full just to be cut), and the value is then marked `truncated`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+DEFAULT_VALUE_CHARS = 10_000
+MAX_DEPTH = 100
+_JSON_INT_LIMIT = 2**63
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+class _Full(Exception):
+    """The repr budget is spent."""
+
+
+class _Writer:
+    __slots__ = ("parts", "left", "active")
+
+    def __init__(self, budget: int) -> None:
+        self.parts: list[str] = []
+        self.left = budget
+        self.active: set[int] = set()
+
+    def put(self, text: str) -> None:
+        self.parts.append(text)
+        self.left -= len(text)
+        if self.left < 0:
+            raise _Full
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def _emit_scalar_text(w: _Writer, obj: object) -> None:
+    if len(obj) > w.left:  # type: ignore[arg-type]
+        w.put(repr(obj[: w.left + 1]))  # type: ignore[index]
+    else:
+        w.put(repr(obj))
+
+
+def _emit_int(w: _Writer, obj: int) -> None:
+    try:
+        w.put(repr(obj))
+    except ValueError:  # beyond sys.get_int_max_str_digits()
+        w.put(f"<int with {obj.bit_length()} bits>")
+        raise _Full from None
+
+
+def _emit_items(w: _Writer, items, open_: str, close: str, depth: int) -> None:
+    w.put(open_)
+    first = True
+    for item in items:
+        if not first:
+            w.put(", ")
+        first = False
+        _emit(w, item, depth + 1)
+    w.put(close)
+
+
+def _emit_container(w: _Writer, obj, depth: int) -> None:
+    kind = type(obj)
+    key = id(obj)
+    if key in w.active:
+        w.put({list: "[...]", dict: "{...}"}.get(kind, "..."))
+        return
+    w.active.add(key)
+    try:
+        if kind is list:
+            _emit_items(w, obj, "[", "]", depth)
+        elif kind is tuple:
+            if len(obj) == 1:
+                w.put("(")
+                _emit(w, obj[0], depth + 1)
+                w.put(",)")
+            else:
+                _emit_items(w, obj, "(", ")", depth)
+        elif kind is dict:
+            w.put("{")
+            first = True
+            for k, v in obj.items():
+                if not first:
+                    w.put(", ")
+                first = False
+                _emit(w, k, depth + 1)
+                w.put(": ")
+                _emit(w, v, depth + 1)
+            w.put("}")
+        elif kind is set:
+            if not obj:
+                w.put("set()")
+            else:
+                _emit_items(w, canonical_order(obj), "{", "}", depth)
+        else:  # frozenset
+            if not obj:
+                w.put("frozenset()")
+            else:
+                _emit_items(w, canonical_order(obj), "frozenset({", "})", depth)
+    finally:
+        w.active.discard(key)
+
+
+def _emit_other(w: _Writer, obj: object) -> None:
+    try:
+        text = repr(obj)
+    except Exception as exc:  # a user __repr__ may raise anything
+        text = f"<{type(obj).__name__} object (repr raised {type(exc).__name__})>"
+    if not isinstance(text, str):
+        text = f"<{type(obj).__name__} object>"
+    w.put(_ADDRESS.sub("", text))
+
+
+def _emit(w: _Writer, obj: object, depth: int) -> None:
+    if depth > MAX_DEPTH:
+        w.put("...")
+        raise _Full
+    kind = type(obj)
+    if kind is int:
+        _emit_int(w, obj)  # type: ignore[arg-type]
+    elif kind in (str, bytes):
+        _emit_scalar_text(w, obj)
+    elif kind in (float, bool, complex) or obj is None:
+        w.put(repr(obj))
+    elif kind in (list, tuple, dict, set, frozenset):
+        _emit_container(w, obj, depth)
+    elif kind is bytearray:
+        w.put("bytearray(")
+        _emit_scalar_text(w, bytes(obj))  # type: ignore[arg-type]
+        w.put(")")
+    else:
+        _emit_other(w, obj)
+
+
+def sort_key(obj: object) -> tuple:
+    """A total order over hashable values that does not depend on hashing.
+
+    Numbers sort by value (NaN last), then str, bytes, None, tuples element-wise,
+    frozensets by their canonical text, anything else by type name and repr.
+    """
+    kind = type(obj)
+    if kind in (bool, int, float):
+        if kind is float and math.isnan(obj):  # type: ignore[arg-type]
+            return (0, 1, 0.0, kind.__name__)
+        return (0, 0, obj, kind.__name__)
+    if kind is str:
+        return (1, obj)
+    if kind is bytes:
+        return (2, obj)
+    if obj is None:
+        return (3,)
+    if kind is tuple:
+        return (4, tuple(sort_key(item) for item in obj))  # type: ignore[attr-defined]
+    if kind is frozenset:
+        return (5, encode_value(obj, 1 << 20)["repr"])
+    if kind is complex:
+        return (6, obj.real, obj.imag)  # type: ignore[attr-defined]
+    return (9, kind.__name__, encode_value(obj, 1 << 20)["repr"])
+
+
+def canonical_order(items) -> list:
+    """The elements of a set in canonical order (same order under every hash seed)."""
+    return sorted(items, key=sort_key)
+
+
+def _json_form(obj: object, depth: int = 0):
+    """The value as plain JSON when that is exact (same value and type back), else raise."""
+    if depth > MAX_DEPTH:
+        raise ValueError
+    kind = type(obj)
+    if obj is None or kind in (bool, str):
+        return obj
+    if kind is int:
+        if -_JSON_INT_LIMIT < obj < _JSON_INT_LIMIT:  # type: ignore[operator]
+            return obj
+        raise ValueError
+    if kind is float:
+        if math.isfinite(obj):  # type: ignore[arg-type]
+            return obj
+        raise ValueError
+    if kind is list:
+        return [_json_form(item, depth + 1) for item in obj]  # type: ignore[attr-defined]
+    if kind is dict:
+        out = {}
+        for k, v in obj.items():  # type: ignore[attr-defined]
+            if type(k) is not str:
+                raise ValueError
+            out[k] = _json_form(v, depth + 1)
+        return out
+    raise ValueError
+
+
+def type_name(obj: object) -> str:
+    return type(obj).__name__
+
+
+def encode_value(obj: object, max_chars: int = DEFAULT_VALUE_CHARS) -> dict:
+    """Encode `obj` as `{"type", "repr", "json"?, "truncated"}` within `max_chars`."""
+    if max_chars < 1:
+        raise ValueError("max_chars must be at least 1")
+    kind = type(obj)
+    if kind is int and -_JSON_INT_LIMIT < obj < _JSON_INT_LIMIT:  # fast path: trace locals
+        text = repr(obj)
+        if len(text) <= max_chars:
+            return {"type": "int", "repr": text, "json": obj, "truncated": False}
+    writer = _Writer(max_chars)
+    truncated = False
+    try:
+        _emit(writer, obj, 0)
+    except _Full:
+        truncated = True
+    except RecursionError:
+        truncated = True
+    text = writer.text()
+    if len(text) > max_chars:
+        text, truncated = text[:max_chars], True
+    out = {"type": kind.__name__, "repr": text, "truncated": truncated}
+    if not truncated:
+        try:
+            out["json"] = _json_form(obj)
+        except (ValueError, RecursionError):
+            pass
+    return out

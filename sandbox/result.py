@@ -1,0 +1,59 @@
+"""The outcome of one run, and its JSONL contract form (ARCHITECTURE.md, "Contracts")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+STATUSES = ("ok", "exception", "timeout", "memory_limit", "output_limit", "trace_limit",
+            "killed", "sandbox_error")
+# Statuses that judge the program; sandbox_error means the run could not be judged.
+VERDICTS = STATUSES[:-1]
+
+
+@dataclass(frozen=True)
+class RunResult:
+    id: str
+    status: str
+    result: dict | None = None
+    exception: dict | None = None
+    stdout: str = ""
+    stderr: str = ""
+    duration_ms: float = 0.0
+    cpu_ms: float = 0.0
+    hash_seed: int = 0
+    trace: dict | None = None
+    python: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def judged(self) -> bool:
+        """False for sandbox_error: an infrastructure failure, never a verdict."""
+        return self.status != "sandbox_error"
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "status": self.status, "result": self.result,
+                "exception": self.exception, "stdout": self.stdout,
+                "duration_ms": round(self.duration_ms, 3), "trace": self.trace,
+                "stderr": self.stderr, "cpu_ms": round(self.cpu_ms, 3),
+                "hash_seed": self.hash_seed, "python": self.python, **self.extra}
+
+    @classmethod
+    def sandbox_error(cls, job_id: str, message: str, hash_seed: int = 0) -> "RunResult":
+        return cls(id=job_id, status="sandbox_error", hash_seed=hash_seed,
+                   exception={"type": "SandboxError", "message": message})
+
+    @classmethod
+    def from_wire(cls, data: dict) -> "RunResult":
+        return cls(id=data["id"], status=data["status"], result=data.get("result"),
+                   exception=data.get("exception"), stdout=data.get("stdout", ""),
+                   stderr=data.get("stderr", ""), duration_ms=data.get("duration_ms", 0.0),
+                   cpu_ms=data.get("cpu_ms", 0.0), hash_seed=data.get("hash_seed", 0),
+                   trace=data.get("trace"), python=data.get("python", ""))

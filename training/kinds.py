@@ -52,6 +52,17 @@ def gold_typed_value(typed: dict) -> object:
         raise GroundTruthError(f"gold value is not a literal: {exc}") from None
 
 
+def observed_value(typed: dict | None) -> object:
+    """The value of a typed result the sandbox observed, or NotALiteral. The reported type
+    must be the literal's own type: an object whose `__repr__` prints `3` is not 3."""
+    if not isinstance(typed, dict) or typed.get("truncated"):
+        raise NotALiteral("no complete value")
+    value = parse_literal(str(typed.get("repr", "")))
+    if type(value).__name__ != canonical_type(str(typed.get("type", ""))):
+        raise NotALiteral(f"repr of a {typed.get('type')!r} reads as a {type(value).__name__}")
+    return value
+
+
 @lru_cache(maxsize=8192)
 def literal_args(args_text: str) -> tuple[tuple, tuple] | None:
     """The stored argument list as literals ((args), ((name, value), ...)), or None."""
@@ -105,11 +116,8 @@ class OutputInput:
         if ctx.run_call is None:
             raise GroundTruthError("output->input grading needs a sandbox runner")
         expected = gold_typed_value(question.payload["result"])
-        typed = ctx.run_call(parsed.args_text())
-        if typed is None or typed.get("truncated"):
-            return False
         try:
-            return values_equal(parse_literal(str(typed.get("repr", ""))), expected)
+            return values_equal(observed_value(ctx.run_call(parsed.args_text())), expected)
         except NotALiteral:
             return False
 

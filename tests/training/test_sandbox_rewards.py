@@ -130,7 +130,7 @@ def test_codegen_pass_rate_and_format_bonus(graded):
     assert gen("def add(a, b):\n    return a + b")["score"] == pytest.approx(1.05)
     assert gen("def add(a, b):\n    return a + b", tags=False)["score"] == pytest.approx(1.0)
     half = gen("def add(a, b):\n    return a + b if isinstance(a, int) else None")
-    assert half["score"] == pytest.approx(0.75 + 0.05) and half["n_correct"] == 3
+    assert half["score"] == pytest.approx(0.5 + 0.05) and half["n_correct"] == 2  # ints only
     assert compute_score(GEN_TASK.data_source, "no code", GEN_TASK.ground_truth())["score"] == 0.0
     assert gen("def add(a, b):\n    return a + b", tags=True)["valid_format"] == 1.0
 
@@ -141,3 +141,11 @@ def test_codegen_exploits_pass_nothing(graded):
     assert gen(forged)["n_correct"] == 0
     assert gen("import sys\nsys.exit(0)\ndef add(a, b):\n    return a + b")["n_correct"] == 0
     assert gen("print(3)\nexit()")["n_correct"] == 0
+
+
+def test_oi_forged_repr_does_not_pass(graded):
+    code = ("class Fake:\n    def __repr__(self):\n        return '[6, 12]'\n"
+            "def f(xs, k):\n    return Fake() if xs == [0] else [x * 2 for x in xs if x % k == 0]\n")
+    task = Task("oi", code, "f", "[3, 6], 3", RESULT, (make.oi_question("f", "[3, 6], 3", RESULT),))
+    assert score("<answer>\nassert f([3, 6], 3) == [6, 12]\n</answer>", task.ground_truth()).score == 2.0
+    assert score("<answer>\nassert f([0], 3) == [6, 12]\n</answer>", task.ground_truth()).score == 0.0

@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable
 
 from training.answers import find_answer_block
-from training.kinds import gold_typed_value
+from training.kinds import gold_typed_value, observed_value
 from training.rewards.result import RewardResult
 from training.rewards.runtime import run_call
 from training.tasks import Task
-from training.values import NotALiteral, parse_literal, values_equal
+from training.values import NotALiteral, values_equal
 
 DEFAULT_FORMAT_BONUS = 0.05
 MAX_CODE_CHARS = 50_000
@@ -56,9 +56,7 @@ def score_codegen(task: Task, solution_str: str, format_bonus: float = DEFAULT_F
 
 
 def _matches(typed: dict | None, expected: dict) -> bool:
-    if typed is None or typed.get("truncated"):
-        return False
     try:
-        return values_equal(parse_literal(str(typed.get("repr", ""))), gold_typed_value(expected))
+        return values_equal(observed_value(typed), gold_typed_value(expected))
     except NotALiteral:
         return False

@@ -1,0 +1,66 @@
+"""verl RL parquet: `data_source`, `prompt` (chat messages), `ability`, `reward_model`
+(`style: "rule"`, `ground_truth` as the task's JSON string) and `extra_info`.
+
+The reward is `training.rewards.compute_score`, which reads exactly these fields, so
+`custom_reward_function.path=<training/rewards/__init__.py> name=compute_score` works as is.
+`extra_info` has a fixed struct schema (parquet needs one); the free-form parts (question
+records with their grading payloads, provenance) are JSON strings inside it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pyarrow as pa
+
+from training.export.formats.base import ABILITY, MESSAGES_TYPE, SplitFile, chat
+from training.export.items import ExportItem
+
+EXTRA_INFO_TYPE = pa.struct([
+    ("index", pa.int64()), ("split", pa.string()), ("task_type", pa.string()),
+    ("function_source", pa.string()), ("entry_point", pa.string()), ("args", pa.string()),
+    ("result", pa.string()), ("result_type", pa.string()), ("questions", pa.list_(pa.string())),
+    ("gold_answers", pa.list_(pa.string())), ("gold_answer", pa.string()), ("style", pa.string()),
+    ("prompt_version", pa.string()), ("hash_seed", pa.int64()), ("question_records", pa.string()),
+    ("sample_id", pa.int64()), ("program_id", pa.int64()), ("batch_id", pa.int64()),
+    ("level", pa.string()), ("difficulty_level", pa.string()), ("constraint_type", pa.string()),
+    ("constraint_method", pa.string()), ("provenance", pa.string()),
+])
+
+SCHEMA = pa.schema([
+    ("data_source", pa.string()), ("prompt", MESSAGES_TYPE), ("ability", pa.string()),
+    ("reward_model", pa.struct([("style", pa.string()), ("ground_truth", pa.string())])),
+    ("extra_info", EXTRA_INFO_TYPE),
+])
+
+
+class VerlFormat:
+    name = "verl"
+    file_kind = "parquet"
+    schema = SCHEMA
+    needs_solutions = False
+    usage = (
+        "verl: `data.train_files=<dir>/rl.parquet data.val_files=<dir>/eval.parquet "
+        "custom_reward_function.path=<execsynth>/training/rewards/__init__.py "
+        "custom_reward_function.name=compute_score`."
+    )
+
+    def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
+        task, row = item.task, item.row
+        extra = task.extra_info()
+        extra["question_records"] = json.dumps(extra["question_records"], sort_keys=True, ensure_ascii=False)
+        extra.update(index=item.index, split=item.split, sample_id=row.sample_id,
+                     program_id=row.program_id, batch_id=row.batch_id, level=row.level,
+                     difficulty_level=row.difficulty_level, constraint_type=row.constraint_type,
+                     constraint_method=row.constraint_method, provenance=item.provenance_json())
+        return {
+            "data_source": task.data_source,
+            "prompt": chat(item, system_prompt, with_answer=False),
+            "ability": ABILITY,
+            "reward_model": {"style": "rule", "ground_truth": task.ground_truth()},
+            "extra_info": extra,
+        }
+
+    def side_files(self, files: list[SplitFile]) -> dict[str, str]:
+        return {}

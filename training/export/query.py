@@ -1,0 +1,188 @@
+"""Read-only queries of the export (the repository of this layer; nothing here writes).
+
+Two passes keep memory bounded: `candidates` streams one small record per accepted sample
+(what the split builder needs: ids, strata, cluster keys, sizes), then `load_rows` fetches
+the full rows of the chosen samples a chunk at a time, in the order they will be written.
+Both stream with `yield_per` (a server-side cursor on Postgres).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
+
+STREAM_CHUNK = 5_000
+SOLVE_KEY = "sample:{id}/solve"  # natural key of the teacher call that solved a sample
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One accepted sample as the split builder sees it."""
+
+    sample_id: int
+    program_id: int
+    parent_id: int | None
+    normalized_hash: str | None
+    level: str
+    constraint_type: str
+    difficulty_level: str | None
+    difficulty_score: float | None
+    result_chars: int
+    n_steps: int  # white-box step questions stored for the sample
+
+
+def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence[str] = ()) -> Iterator[Candidate]:
+    """Accepted samples with a gradable (ok, untruncated) result, in sample-id order."""
+    steps = (
+        select(Question.sample_id, func.count().label("n"))
+        .where(Question.position > 0)
+        .group_by(Question.sample_id)
+        .subquery()
+    )
+    repr_len = func.length(Execution.result["repr"].as_string())
+    stmt = (
+        select(
+            Sample.id, Sample.program_id, Program.parent_id, Program.normalized_hash, Sample.level,
+            Sample.constraint_type, Sample.difficulty_level, Sample.difficulty_score,
+            func.coalesce(Sample.result_chars, repr_len), func.coalesce(steps.c.n, 0),
+            Execution.result["truncated"].as_boolean(),
+        )
+        .join(Program, Program.id == Sample.program_id)
+        .join(Execution, Execution.id == Sample.execution_id)
+        .outerjoin(steps, steps.c.sample_id == Sample.id)
+        .where(Sample.status == "accepted", Execution.status == "ok", Program.source.is_not(None))
+        .order_by(Sample.id)
+    )
+    if batch_ids:
+        stmt = stmt.where(Sample.batch_id.in_(list(batch_ids)))
+    if levels:
+        stmt = stmt.where(Sample.level.in_(list(levels)))
+    intern = sys.intern
+    for row in session.execute(stmt.execution_options(yield_per=STREAM_CHUNK)):
+        (sid, pid, parent, nhash, level, ctype, dlevel, dscore, chars, n_steps, truncated) = row
+        if truncated or chars is None:
+            continue
+        yield Candidate(sid, pid, parent, nhash, intern(level), intern(ctype),
+                        None if dlevel is None else intern(dlevel), dscore, int(chars), int(n_steps))
+
+
+@dataclass(frozen=True, slots=True)
+class SampleRow:
+    """Everything one exported item is made from."""
+
+    sample_id: int
+    batch_id: int
+    program_id: int
+    execution_id: int
+    level: str
+    difficulty_level: str | None
+    difficulty_score: float | None
+    constraint_type: str
+    constraint_method: str
+    input_origin: str
+    solver_passes: int | None
+    solver_k: int | None
+    source: str
+    entry_point: str
+    origin: str
+    prompt_template: str | None
+    provenance: dict[str, Any]
+    args: str
+    result: dict[str, Any]
+    hash_seed: int
+    python_version: str
+    questions: tuple[dict[str, Any], ...]  # stored question rows, by position
+    solution: str | None  # the teacher's verified solving completion, when one is stored
+
+
+_ROW_COLUMNS = (
+    Sample.id, Sample.batch_id, Sample.program_id, Sample.execution_id, Sample.level,
+    Sample.difficulty_level, Sample.difficulty_score, Sample.constraint_type,
+    Sample.constraint_method, Sample.input_origin, Sample.solver_passes, Sample.solver_k,
+    Program.source, Program.entry_point, Program.origin, Program.prompt_template,
+    Program.provenance, Execution.args_source, Execution.result, Execution.hash_seed,
+    Execution.python_version,
+)
+
+
+def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Sequence[bool],
+              with_solutions: bool = False, chunk: int = 2_000) -> Iterator[SampleRow]:
+    """Full rows for `sample_ids`, yielded in that order, `chunk` ids per query.
+
+    `with_questions[i]` says whether the i-th sample needs its stored questions (only
+    white-box items do; the others are rebuilt from args and result)."""
+    for start in range(0, len(sample_ids), chunk):
+        ids = list(sample_ids[start:start + chunk])
+        need_q = [sid for sid, want in zip(ids, with_questions[start:start + chunk]) if want]
+        stmt = (
+            select(*_ROW_COLUMNS)
+            .join(Program, Program.id == Sample.program_id)
+            .join(Execution, Execution.id == Sample.execution_id)
+            .where(Sample.id.in_(ids))
+        )
+        rows = {r[0]: r for r in session.execute(stmt)}
+        questions = _questions(session, need_q) if need_q else {}
+        solutions = _solutions(session, ids) if with_solutions else {}
+        for sid in ids:
+            r = rows[sid]
+            yield SampleRow(*r[:17], args=r[17], result=r[18], hash_seed=r[19], python_version=r[20],
+                            questions=questions.get(sid, ()), solution=solutions.get(sid))
+
+
+def _questions(session: Session, ids: list[int]) -> dict[int, tuple[dict[str, Any], ...]]:
+    stmt = (
+        select(Question.sample_id, Question.kind, Question.position, Question.line, Question.visit,
+               Question.variable, Question.prompt, Question.gold_answer, Question.payload)
+        .where(Question.sample_id.in_(ids))
+        .order_by(Question.sample_id, Question.position)
+    )
+    out: dict[int, list[dict[str, Any]]] = {}
+    for sid, kind, pos, line, visit, var, prompt, gold, payload in session.execute(stmt):
+        out.setdefault(sid, []).append({"kind": kind, "position": pos, "line": line, "visit": visit,
+                                        "variable": var, "text": prompt, "gold_answer": gold,
+                                        "payload": payload or {}})
+    return {sid: tuple(qs) for sid, qs in out.items()}
+
+
+def _solutions(session: Session, ids: list[int]) -> dict[int, str]:
+    """The first choice of the earliest ok `solve` call, for samples the teacher solved."""
+    solved = session.scalars(select(Sample.id).where(Sample.id.in_(ids), Sample.teacher_solved.is_(True)))
+    keys = {SOLVE_KEY.format(id=sid): sid for sid in solved}
+    if not keys:
+        return {}
+    stmt = (
+        select(TeacherCall.request_key, TeacherCall.raw_completion)
+        .where(TeacherCall.purpose == "solve", TeacherCall.status == "ok",
+               TeacherCall.request_key.in_(list(keys)))
+        .order_by(TeacherCall.id)
+    )
+    out: dict[int, str] = {}
+    for key, raw in session.execute(stmt):
+        sid = keys[key]
+        if raw and isinstance(raw[0], str) and sid not in out:
+            out[sid] = raw[0]
+    return out
+
+
+def batch_seeds(session: Session, batch_ids: Sequence[int]) -> dict[int, int]:
+    """Seeds of the batches an export draws from (recorded in the dataset card)."""
+    if not batch_ids:
+        return {}
+    stmt = select(Batch.id, Batch.seed).where(Batch.id.in_(list(batch_ids))).order_by(Batch.id)
+    return {bid: seed for bid, seed in session.execute(stmt)}
+
+
+def program_sources(session: Session, program_ids: Sequence[int], chunk: int = 2_000) -> Iterator[tuple[int, str]]:
+    """(program id, source) for the contamination check, in id order."""
+    ordered = sorted(set(program_ids))
+    for start in range(0, len(ordered), chunk):
+        stmt = (select(Program.id, Program.source)
+                .where(Program.id.in_(ordered[start:start + chunk])).order_by(Program.id))
+        yield from session.execute(stmt)

@@ -1,0 +1,161 @@
+"""The split builder: disjoint, stratified, seeded, and a pure function of its inputs.
+
+1. Clusters (near-duplicate programs) are dealt to splits in a seeded order. Dealing is
+   done per stratum (level x type): a cluster goes to the split whose share of that stratum
+   is least filled, so each split mirrors the population's level/type mix and no cluster
+   is ever in two splits. Open-ended splits (a quota without a count) only get clusters no
+   sized split needs.
+2. Inside a split, each task quota takes a proportional, stratified pick of the samples
+   still unused that are eligible for the task (white-box needs step questions; the
+   split's result-length limit applies to all of its tasks).
+3. Rows are ordered by a seeded hash, or easy -> hard when a curriculum is asked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from training.export.clusters import cluster_programs
+from training.export.query import Candidate
+from training.export.spec import SplitSpec
+from training.tasks import IO_WHITEBOX
+
+_INF = float("inf")
+
+
+def seeded_key(seed: int, tag: str, value: object) -> int:
+    """A 64-bit hash of (seed, tag, value): stable across processes and Python versions."""
+    digest = hashlib.blake2b(f"{seed}:{tag}:{value}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def eligible(c: Candidate, split: SplitSpec, task_type: str | None = None) -> bool:
+    if split.max_result_chars is not None and c.result_chars > split.max_result_chars:
+        return False
+    if task_type == IO_WHITEBOX:
+        return c.n_steps > 0
+    if task_type is None:  # useful for at least one of the split's tasks
+        return any(eligible(c, split, q.task_type) for q in split.tasks)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One row to write: a sample asked as one task type."""
+
+    sample_id: int
+    task_type: str
+    candidate: Candidate
+
+
+@dataclass
+class SplitPlan:
+    items: dict[str, list[Item]]  # split name -> rows in write order
+    cluster_of: dict[int, int]  # program id -> cluster key
+    requested: dict[str, dict[str, int | None]]
+    available: int = 0  # candidates that entered the builder
+    unassigned_clusters: int = 0
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def build_splits(cands: Sequence[Candidate], splits: Sequence[SplitSpec], seed: int,
+                 curriculum: bool = False) -> SplitPlan:
+    programs = {c.program_id: (c.program_id, c.parent_id, c.normalized_hash) for c in cands}
+    cluster_of = cluster_programs(programs[p] for p in sorted(programs))
+    members: dict[int, list[Candidate]] = defaultdict(list)
+    for c in cands:
+        members[cluster_of[c.program_id]].append(c)
+    assigned, unassigned = _deal(members, splits, seed)
+    items = {s.name: _pick(assigned[s.name], s, seed) for s in splits}
+    for name, rows in items.items():
+        rows.sort(key=(lambda it: _curriculum_key(it, seed)) if curriculum
+                  else (lambda it: seeded_key(seed, "order", f"{it.sample_id}/{it.task_type}")))
+    counts = {name: _count(rows) for name, rows in items.items()}
+    requested = {s.name: {q.task_type: q.count for q in s.tasks} for s in splits}
+    return SplitPlan(items, cluster_of, requested, len(cands), unassigned, counts)
+
+
+def _stratum(c: Candidate) -> tuple[str, str]:
+    return c.level, c.constraint_type
+
+
+def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed: int
+          ) -> tuple[dict[str, list[Candidate]], int]:
+    """Clusters -> splits; returns the candidates of each split and the unused cluster count."""
+    # a cluster's stratum is its first sample's; eligibility is counted per split
+    by_stratum: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for key, cs in members.items():
+        by_stratum[_stratum(min(cs, key=lambda c: c.sample_id))].append(key)
+    gains = {key: [sum(eligible(c, s) for c in cs) for s in splits] for key, cs in members.items()}
+    totals = [sum(g[i] for g in gains.values()) for i in range(len(splits))]
+    targets = [s.target for s in splits]
+    out: dict[str, list[Candidate]] = {s.name: [] for s in splits}
+    unassigned = 0
+    for stratum in sorted(by_stratum):
+        keys = sorted(by_stratum[stratum], key=lambda k: seeded_key(seed, "cluster", k))
+        supply = [sum(gains[k][i] for k in keys) for i in range(len(splits))]
+        # each sized split wants its target times the stratum's share of what it can use
+        want = [(_INF if t is None else t * supply[i] / totals[i] if totals[i] else 0.0)
+                for i, t in enumerate(targets)]
+        filled = [0] * len(splits)
+        for key in keys:
+            best, best_need = None, 0.0
+            for i, gain in enumerate(gains[key]):
+                if gain == 0 or want[i] == _INF:
+                    continue
+                need = (want[i] - filled[i]) / want[i] if want[i] else 0.0
+                if need > best_need:
+                    best, best_need = i, need
+            if best is None:  # no sized split needs it: the first open-ended split takes it
+                best = next((i for i, g in enumerate(gains[key]) if g and want[i] == _INF), None)
+            if best is None:
+                unassigned += 1
+                continue
+            filled[best] += gains[key][best]
+            out[splits[best].name].extend(members[key])
+    return out, unassigned
+
+
+def _pick(pool: list[Candidate], split: SplitSpec, seed: int) -> list[Item]:
+    """Each quota, in spec order, takes a proportional stratified pick of unused samples."""
+    used: set[int] = set()
+    items: list[Item] = []
+    for quota in split.tasks:
+        strata: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
+        for c in pool:
+            if c.sample_id not in used and eligible(c, split, quota.task_type):
+                strata[_stratum(c)].append(c)
+        ranked: list[tuple[float, int, Candidate]] = []
+        for group in strata.values():
+            group.sort(key=lambda c: seeded_key(seed, f"pick/{split.name}/{quota.task_type}", c.sample_id))
+            n = len(group)
+            ranked.extend(((i + 0.5) / n, seeded_key(seed, "tie", c.sample_id), c) for i, c in enumerate(group))
+        ranked.sort(key=lambda r: (r[0], r[1]))
+        chosen = ranked if quota.count is None else ranked[:quota.count]
+        for _, _, c in chosen:
+            used.add(c.sample_id)
+            items.append(Item(c.sample_id, quota.task_type, c))
+    return items
+
+
+def _level_rank(level: str | None) -> tuple[int, str]:
+    if level and len(level) == 2 and level[0] == "C" and level[1].isdigit():
+        return int(level[1]), level
+    return 99, level or ""
+
+
+def _curriculum_key(it: Item, seed: int) -> tuple:
+    c = it.candidate
+    return (_level_rank(c.difficulty_level or c.level), _level_rank(c.level),
+            c.difficulty_score if c.difficulty_score is not None else 0.0,
+            seeded_key(seed, "order", f"{it.sample_id}/{it.task_type}"))
+
+
+def _count(rows: list[Item]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for it in rows:
+        counts[it.task_type] += 1
+    return dict(sorted(counts.items()))

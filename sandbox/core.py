@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Iterable, Iterator
 
 from .backends import make_backend
-from .errors import ForkServerDown, SandboxError, SandboxUnavailable
+from .errors import ForkServerDown, SandboxUnavailable
 from .jobs import Job, Limits
 from .local import ForkServer
 from .result import RunResult
@@ -51,6 +51,16 @@ class _Slot:
         server = self.servers.pop(seed, None)
         if server is not None:
             server.close()
+
+    def _ensure_started(self) -> None:
+        """Start on first use, so a Sandbox built once per process needs no explicit start."""
+        if self._backend is None:
+            self.start()
+
+    def forkserver_pids(self) -> list[int]:
+        """Host pids of the running forkserver processes (for diagnostics and tests)."""
+        return [server.proc.pid for slot in self._all_slots
+                for server in list(slot.servers.values()) if server.proc is not None]
 
     def close(self) -> None:
         for seed in list(self.servers):
@@ -105,6 +115,16 @@ class Sandbox:
                 self.workers, thread_name_prefix="sandbox")
         return self
 
+    def _ensure_started(self) -> None:
+        """Start on first use, so a Sandbox built once per process needs no explicit start."""
+        if self._backend is None:
+            self.start()
+
+    def forkserver_pids(self) -> list[int]:
+        """Host pids of the running forkserver processes (for diagnostics and tests)."""
+        return [server.proc.pid for slot in self._all_slots
+                for server in list(slot.servers.values()) if server.proc is not None]
+
     def close(self) -> None:
         with self._lock:
             if self._backend is None:
@@ -124,11 +144,10 @@ class Sandbox:
 
     # running ---------------------------------------------------------------------------
     def run(self, job: Job) -> RunResult:
-        """Run one job; thread-safe. Blocks while every worker is busy."""
+        """Run one job; thread-safe. Blocks while every worker is busy. Starts on first use."""
         if not isinstance(job, Job):
             raise TypeError(f"run() takes a sandbox.Job, got {type(job).__name__}")
-        if self._backend is None:
-            raise SandboxError("the sandbox is not started (use `with Sandbox(...) as sb`)")
+        self._ensure_started()
         slot = self._slots.get()
         try:
             return self._run_on(slot, job)
@@ -158,14 +177,12 @@ class Sandbox:
     def run_many(self, jobs: Iterable[Job]) -> list[RunResult]:
         """Run jobs over all workers; results in input order."""
         jobs = list(jobs)
-        if self._executor is None:
-            raise SandboxError("the sandbox is not started (use `with Sandbox(...) as sb`)")
+        self._ensure_started()
         return list(self._executor.map(self.run, jobs))
 
     def run_iter(self, jobs: Iterable[Job], window: int | None = None) -> Iterator[RunResult]:
         """Yield results as they finish (any order), keeping at most `window` jobs queued."""
-        if self._executor is None:
-            raise SandboxError("the sandbox is not started (use `with Sandbox(...) as sb`)")
+        self._ensure_started()
         window = window or self.workers * 4
         pending: set[concurrent.futures.Future] = set()
         for job in jobs:

@@ -36,9 +36,12 @@ BOOTSTRAP = ("import sys; sys.path.insert(0, sys.argv[2]); "
 
 
 def _stdlib_paths() -> list[str]:
-    paths = sysconfig.get_paths()
-    stdlib = paths["stdlib"]
-    return sorted({stdlib, paths["platstdlib"], os.path.join(stdlib, "lib-dynload")})
+    """The interpreter's own library directories (never a virtualenv's)."""
+    base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
+            "installed_base": sys.base_prefix, "installed_platbase": sys.base_exec_prefix}
+    stdlib = sysconfig.get_path("stdlib", vars=base)
+    platstdlib = sysconfig.get_path("platstdlib", vars=base)
+    return sorted({stdlib, platstdlib, os.path.join(platstdlib, "lib-dynload")})
 
 
 @dataclass

@@ -1,0 +1,259 @@
+"""Hostile programs: each has an asserted outcome and an asserted effect (or non-effect) on
+the host. All of them run at once over the shared sandbox, like a real batch would."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pytest
+
+from sandbox import Job, Limits
+from sandbox.local import PROJECT_ROOT
+
+from .conftest import SECRET, TEST_LIMITS, alive, job_processes
+
+FAST = TEST_LIMITS.with_(timeout_s=1.0)
+
+
+@dataclass
+class Case:
+    name: str
+    code: str
+    status: str | tuple[str, ...]
+    check: Callable = lambda r, w: None
+    args: str = ""
+    limits: Limits | None = None
+    trace: bool = False
+    args_from: Callable | None = field(default=None, repr=False)
+
+
+class World:
+    """Host-side bait: a listener, files, a marker path; what hostile code goes after."""
+
+    def __init__(self, tmp_dir: str) -> None:
+        tag = uuid.uuid4().hex[:8]
+        self.tcp = socket.socket()
+        self.tcp.bind(("127.0.0.1", 0))
+        self.tcp.listen(8)
+        self.tcp.setblocking(False)
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", 0))
+        self.udp.setblocking(False)
+        self.victim = os.path.join(tmp_dir, f"execsynth-victim-{tag}")
+        with open(self.victim, "w") as handle:
+            handle.write("precious")
+        self.marker = os.path.join(tmp_dir, f"execsynth-marker-{tag}")
+        self.project_file = os.path.join(PROJECT_ROOT, f"pwned-{tag}.txt")
+        self.host_pid = os.getpid()
+
+    def tcp_accepted(self) -> bool:
+        try:
+            conn, _ = self.tcp.accept()
+        except BlockingIOError:
+            return False
+        conn.close()
+        return True
+
+    def udp_received(self) -> bool:
+        try:
+            self.udp.recv(100)
+        except BlockingIOError:
+            return False
+        return True
+
+    def close(self) -> None:
+        self.tcp.close()
+        self.udp.close()
+        for path in (self.victim, self.marker, self.project_file):
+            if os.path.exists(path):
+                os.unlink(path)
+
+
+def _exc(r, kind):
+    assert r.exception is not None and r.exception["type"] == kind, r
+
+
+def _victim_intact(w):
+    with open(w.victim) as handle:
+        assert handle.read() == "precious"
+
+
+CASES = [
+    Case("cpu_loop", "def f():\n    while True:\n        pass\n", "timeout", limits=FAST,
+         check=lambda r, w: (_exc(r, "Timeout"), r.duration_ms < 2500)),
+    Case("sleep", "import time\ndef f():\n    time.sleep(60)\n", "timeout", limits=FAST,
+         check=lambda r, w: _exc(r, "Timeout")),
+    Case("loop_swallowing_everything",
+         "def f():\n    while True:\n        try:\n            sum(range(10**6))\n"
+         "        except BaseException:\n            pass\n", "timeout", limits=FAST),
+    Case("cpu_rlimit", "def f():\n    while True:\n        pass\n", "timeout",
+         limits=TEST_LIMITS.with_(timeout_s=10.0, cpu_s=1),
+         check=lambda r, w: (_exc(r, "Timeout"), r.cpu_ms >= 900, r.duration_ms < 5000)),
+    Case("memory_one_shot", "def f():\n    return bytearray(10**10)\n", "memory_limit"),
+    Case("memory_growing", "def f():\n    keep = []\n    while True:\n"
+         "        keep.append(' ' * 10**6)\n", "memory_limit"),
+    Case("memory_str_repeat", "def f():\n    return 'ab' * 10**10\n", "memory_limit"),
+    Case("fork_bomb", "import os\ndef f():\n    while True:\n        os.fork()\n", "exception",
+         check=lambda r, w: _exc(r, "BlockingIOError")),
+    Case("fork_bomb_swallowed",
+         "import os\ndef f():\n    forked = 0\n    for _ in range(200):\n        try:\n"
+         "            if os.fork() == 0:\n                while True:\n                    pass\n"
+         "            forked += 1\n        except OSError:\n            pass\n    return forked\n",
+         "ok", check=lambda r, w: r.result["repr"] == "0"),
+    Case("subprocess_run", "import subprocess\ndef f():\n"
+         "    return subprocess.run(['echo', 'pwned'], capture_output=True).stdout\n",
+         "exception", check=lambda r, w: "pwned" not in r.stdout),
+    Case("os_system", None, "ok",
+         args_from=lambda w: repr(w.marker),
+         check=lambda r, w: (r.result["repr"] != "0", not os.path.exists(w.marker))),
+    Case("execv_shell", "import os\ndef f():\n    os.execv('/bin/sh', ['sh', '-c', 'echo pwned'])\n",
+         "killed", check=lambda r, w: r.exception["type"] in ("Exited", "Killed")),
+    Case("write_outside_tmpfs", "def f(path):\n    with open(path, 'w') as h:\n"
+         "        h.write('pwned')\n", "exception",
+         args_from=lambda w: repr(w.project_file),
+         check=lambda r, w: not os.path.exists(w.project_file)),
+    Case("overwrite_host_file", "def f(path):\n    with open(path, 'w') as h:\n"
+         "        h.write('pwned')\n", "exception",
+         args_from=lambda w: repr(w.victim), check=lambda r, w: _victim_intact(w)),
+    Case("delete_host_file", "import os\ndef f(path):\n    os.remove(path)\n", "exception",
+         args_from=lambda w: repr(w.victim), check=lambda r, w: _victim_intact(w)),
+    Case("delete_system_tree", "import shutil\ndef f():\n    shutil.rmtree('/etc')\n",
+         "exception", check=lambda r, w: os.path.exists("/etc/passwd")),
+    Case("read_environment", "import os\ndef f():\n    return dict(os.environ)\n", "ok",
+         check=lambda r, w: SECRET not in r.result["repr"]),
+    Case("read_host_environ_via_proc", None, "ok",
+         args_from=lambda w: str(w.host_pid),
+         check=lambda r, w: SECRET not in r.result["repr"] and SECRET not in r.stdout),
+    Case("tcp_to_host_listener", "import socket\ndef f(port):\n"
+         "    socket.create_connection(('127.0.0.1', port), timeout=1).sendall(b'pwned')\n",
+         "exception", args_from=lambda w: str(w.tcp.getsockname()[1]),
+         check=lambda r, w: not w.tcp_accepted()),
+    Case("udp_to_host_listener", "import socket\ndef f(port):\n"
+         "    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+         "    return s.sendto(b'pwned', ('127.0.0.1', port))\n",
+         "exception", args_from=lambda w: str(w.udp.getsockname()[1]),
+         check=lambda r, w: not w.udp_received()),
+    Case("network_outside", "import socket\ndef f():\n"
+         "    socket.create_connection(('1.1.1.1', 80), timeout=1)\n", "exception"),
+    Case("kill_parent", "import os, signal\ndef f():\n    os.kill(os.getppid(), signal.SIGKILL)\n",
+         "exception", check=lambda r, w: _exc(r, "PermissionError")),
+    Case("kill_host_pid", "import os, signal\ndef f(pid):\n    os.kill(pid, signal.SIGKILL)\n",
+         "exception", args_from=lambda w: str(w.host_pid),
+         check=lambda r, w: (_exc(r, "ProcessLookupError"), alive(w.host_pid))),
+    Case("kill_everyone", "import os, signal\ndef f():\n    os.kill(-1, signal.SIGKILL)\n",
+         "exception", check=lambda r, w: (_exc(r, "ProcessLookupError"), alive(w.host_pid))),
+    Case("kill_self", "import os, signal\ndef f():\n    os.kill(os.getpid(), signal.SIGKILL)\n",
+         "killed", check=lambda r, w: r.exception["message"].endswith("SIGKILL")),
+    Case("huge_stdout", "def f():\n    while True:\n        print('x' * 1000)\n", "output_limit",
+         check=lambda r, w: len(r.stdout) == TEST_LIMITS.output_bytes),
+    Case("huge_raw_fd_write", "import os\ndef f():\n    while True:\n"
+         "        os.write(1, b'y' * 65536)\n", "output_limit",
+         check=lambda r, w: set(r.stdout) == {"y"}),
+    Case("huge_stderr", "import sys\ndef f():\n    while True:\n"
+         "        sys.stderr.write('e' * 1000)\n", "output_limit"),
+    Case("deep_recursion", "def f(n=0):\n    return f(n + 1)\n", "exception",
+         check=lambda r, w: _exc(r, "RecursionError")),
+    # 3.11 fails frame allocation at the memory cap with a SystemError, not a MemoryError
+    Case("unbounded_recursion_limit", "import sys\nsys.setrecursionlimit(10**8)\n"
+         "def f(n=0):\n    return f(n + 1)\n", ("memory_limit", "exception"),
+         check=lambda r, w: r.exception["type"] in ("MemoryError", "SystemError")),
+    Case("sys_exit", "import sys\ndef f():\n    sys.exit(3)\n", "exception",
+         check=lambda r, w: (_exc(r, "SystemExit"), r.exception["message"] == "3")),
+    Case("os_exit", "import os\ndef f():\n    os._exit(0)\n", "killed",
+         check=lambda r, w: _exc(r, "Exited")),
+    Case("thread_refused", "import threading, time\ndef f():\n"
+         "    threading.Thread(target=time.sleep, args=(60,)).start()\n", "exception",
+         check=lambda r, w: _exc(r, "RuntimeError")),
+    Case("thread_outlives_call", "import threading, time\ndef f():\n"
+         "    def spin():\n        while True:\n            time.sleep(0.01)\n"
+         "    threading.Thread(target=spin, daemon=False).start()\n    return 'left running'\n",
+         "ok", limits=TEST_LIMITS.with_(max_tasks=4),
+         check=lambda r, w: r.duration_ms < 2000),
+    Case("settrace_off", "import sys\ndef f():\n    sys.settrace(None)\n    return 1\n",
+         "exception", trace=True, check=lambda r, w: _exc(r, "RuntimeError")),
+    Case("frame_trace_off", "import sys\ndef f():\n    sys._getframe().f_trace = None\n"
+         "    x = 1\n    return x\n", "exception", trace=True,
+         check=lambda r, w: _exc(r, "TraceTampered")),
+    Case("garbage_on_result_pipe", "import os\ndef f():\n    os.write(3, b'garbage')\n"
+         "    return 1\n", "killed", check=lambda r, w: _exc(r, "ResultCorrupted")),
+    Case("close_result_pipe", "import os\ndef f():\n    os.close(3)\n    return 1\n", "killed",
+         check=lambda r, w: _exc(r, "ResultChannelLost")),
+    Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
+         "killed", check=lambda r, w: r.exception["message"].endswith("SIGSEGV")),
+    Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",
+         check=lambda r, w: _exc(r, "PermissionError")),
+    Case("file_size_bomb", "def f():\n    with open('big', 'wb') as h:\n"
+         "        while True:\n            h.write(b'z' * 2**20)\n", "exception"),
+    Case("descriptor_exhaustion", "def f():\n    keep = []\n    while True:\n"
+         "        keep.append(open('/dev/null'))\n", "exception",
+         check=lambda r, w: _exc(r, "OSError")),
+]
+
+CODE_NEEDING_WORLD = {
+    "os_system": "import os\ndef f(path):\n    return os.system('touch ' + path)\n",
+    "read_host_environ_via_proc": "import os\ndef f(pid):\n    seen = []\n"
+    "    for p in os.listdir('/proc'):\n        if p.isdigit():\n            try:\n"
+    "                seen.append(open(f'/proc/{p}/environ', 'rb').read())\n"
+    "            except OSError:\n                pass\n    try:\n"
+    "        seen.append(open(f'/proc/{pid}/environ', 'rb').read())\n"
+    "    except OSError as exc:\n        seen.append(repr(exc))\n    return seen\n",
+}
+
+
+@pytest.fixture(scope="module")
+def outcomes(sb):
+    world = World("/var/tmp")
+    jobs = []
+    for case in CASES:
+        code = case.code or CODE_NEEDING_WORLD[case.name]
+        args = case.args_from(world) if case.args_from else case.args
+        jobs.append(Job(id=case.name, code=code, entry_point="f", args=args,
+                        trace=case.trace, limits=case.limits))
+    started = time.monotonic()
+    results = {r.id: r for r in sb.run_many(jobs)}
+    yield world, results, time.monotonic() - started
+    world.close()
+
+
+def test_suite_is_large_enough():
+    assert len(CASES) >= 30
+    assert len({case.name for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_hostile_program(outcomes, case):
+    world, results, _ = outcomes
+    result = results[case.name]
+    expected = case.status if isinstance(case.status, tuple) else (case.status,)
+    assert result.status in expected, result
+    checked = case.check(result, world)
+    if isinstance(checked, tuple):
+        assert all(item is not False for item in checked), (checked, result)
+    else:
+        assert checked is not False, result
+
+
+def test_nothing_left_behind_and_sandbox_still_answers(outcomes, sb):
+    world, _, elapsed = outcomes
+    assert elapsed < 60
+    assert job_processes() == []
+    assert not world.tcp_accepted() and not world.udp_received()
+    assert not os.path.exists(world.marker) and not os.path.exists(world.project_file)
+    _victim_intact(world)
+    result = sb.run(Job(id="after", code="def f(a):\n    return a * 2\n", entry_point="f",
+                        args="21"))
+    assert (result.status, result.result["repr"]) == ("ok", "42")
+
+
+def test_workdir_is_private_to_each_run(sb):
+    first = sb.run(Job(id="w", code="import os\ndef f():\n    open('leak', 'w').write('x')\n"
+                       "    return sorted(os.listdir('.'))\n", entry_point="f"))
+    second = sb.run(Job(id="r", code="import os\ndef f():\n    return os.listdir('.')\n",
+                        entry_point="f"))
+    assert first.result["repr"] == "['leak']"
+    assert second.result["repr"] == "[]"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from app.api import health
+from app.api import health, v1
 from app.core.config import Settings, get_settings
 from app.core.errors import DomainError
 
@@ -19,10 +19,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.include_router(health.router)
+    app.include_router(v1.router)
 
     @app.exception_handler(DomainError)
     async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "detail": exc.detail}, status_code=exc.status_code)
+        return JSONResponse({"error": exc.code, "detail": exc.detail}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     return app
 

@@ -1,0 +1,26 @@
+"""Shapes shared by every /v1 route: the error body and the documented error responses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class ErrorRead(BaseModel):
+    error: str = Field(examples=["not_found"])
+    detail: str = Field(examples=["no batch 42"])
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """`responses=` entries for domain errors, so the OpenAPI document lists every status."""
+    text = {
+        400: "bad request (e.g. an invalid cursor)", 401: "missing or unknown API key",
+        403: "revoked API key", 404: "not found", 409: "conflict with the current state",
+        415: "the body must be application/json", 422: "the payload is invalid",
+        429: "rate limit exceeded; see Retry-After",
+    }
+    return {code: {"model": ErrorRead, "description": text[code]} for code in codes}
+
+
+AUTH_ERRORS = (401, 403, 429)

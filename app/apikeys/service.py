@@ -1,0 +1,75 @@
+"""Issuing, listing, revoking and checking API keys.
+
+Keys are random 256-bit tokens; only their sha256 is stored, so a database leak does not
+leak usable keys (a fast hash is enough for high-entropy secrets, unlike passwords).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy.orm import Session
+
+from app.apikeys import repository as repo
+from app.apikeys.schemas import ApiKeyCreate, ApiKeyCreated, ApiKeyRead
+from app.core.errors import Forbidden, NotFound, Unauthorized
+from app.db.models import ApiKey
+
+KEY_PREFIX = "esk_"
+TOUCH_INTERVAL = timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class Principal:
+    """The caller an authenticated request acts for."""
+
+    key_id: int
+    name: str
+    rate_limit_per_minute: int | None
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def create(session: Session, data: ApiKeyCreate) -> ApiKeyCreated:
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    row = repo.add(session, ApiKey(
+        name=data.name, prefix=key[:12], key_hash=hash_key(key),
+        rate_limit_per_minute=data.rate_limit_per_minute, note=data.note,
+    ))
+    return ApiKeyCreated(**_read(row).model_dump(), key=key)
+
+
+def list_keys(session: Session, include_revoked: bool = True) -> list[ApiKeyRead]:
+    return [_read(k) for k in repo.all_keys(session, include_revoked)]
+
+
+def revoke(session: Session, key_id: int) -> ApiKeyRead:
+    row = repo.get(session, key_id)
+    if row is None:
+        raise NotFound(f"no API key {key_id}")
+    if row.revoked_at is None:
+        row.revoked_at = datetime.now(timezone.utc)
+        session.flush()
+    return _read(row)
+
+
+def authenticate(session: Session, presented: str | None) -> Principal:
+    if not presented:
+        raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'")
+    row = repo.by_hash(session, hash_key(presented))
+    if row is None:
+        raise Unauthorized("unknown API key")
+    if row.revoked_at is not None:
+        raise Forbidden(f"API key {row.prefix}... was revoked at {row.revoked_at.isoformat()}")
+    now = datetime.now(timezone.utc)
+    repo.touch(session, row.id, now, now - TOUCH_INTERVAL)
+    return Principal(row.id, row.name, row.rate_limit_per_minute)
+
+
+def _read(row: ApiKey) -> ApiKeyRead:
+    return ApiKeyRead.model_validate(row, from_attributes=True)

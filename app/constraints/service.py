@@ -1,0 +1,56 @@
+"""Reads of the constraint catalog and validation of a batch's grid slice against it.
+
+The catalog is derived from the interpreter once per process (it never changes while the
+process runs), so validation of a POST costs a dictionary walk, not a rebuild.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from workers.pipeline.constraints import (
+    CONTROL_KINDS, LEVELS, Catalog, SelectionError, filter_entries, load_catalog,
+)
+
+from app.constraints.schemas import ConstraintEntryRead, ConstraintsRead, LevelRead
+
+
+@lru_cache(maxsize=1)
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def unknown_types(types: Sequence[str]) -> list[str]:
+    known = set(catalog().types())
+    return [t for t in dict.fromkeys(types) if t not in known]
+
+
+def unknown_methods(types: Sequence[str], methods: Sequence[str]) -> list[str]:
+    """Methods that match no catalog entry of `types` (all types when empty)."""
+    missing = []
+    for method in dict.fromkeys(methods):
+        try:
+            filter_entries(catalog(), list(types) or None, [method])
+        except SelectionError:
+            missing.append(method)
+    return missing
+
+
+def list_constraints(type_name: str | None = None, method: str | None = None) -> ConstraintsRead:
+    entries = catalog().entries
+    if type_name is not None:
+        entries = tuple(e for e in entries if e.type == type_name)
+    if method is not None:
+        entries = tuple(e for e in entries if method in (e.method, f"{e.type}.{e.method}", e.method.removesuffix("()")))
+    return ConstraintsRead(
+        total=len(entries),
+        types=catalog().types(),
+        levels=[
+            LevelRead(name=name, nested_calls=k.nested_calls, other_methods=k.other_methods,
+                      call_chain=k.call_chain, control_flow_depth=k.control_flow_depth)
+            for name, k in LEVELS.items()
+        ],
+        control_kinds=list(CONTROL_KINDS),
+        entries=[ConstraintEntryRead(type=e.type, method=e.method, syntax=e.syntax.kind, origin=e.origin) for e in entries],
+    )

@@ -1,0 +1,1 @@
+"""Samples: (program, input) pairs, accepted or rejected, with their questions."""

@@ -1,0 +1,1 @@
+"""Aggregates over samples and programs for researchers and the dashboard."""

@@ -1,0 +1,41 @@
+"""Every stats query. Each reads its table once: the difficulty stats are one GROUP BY over
+samples (portable to SQLite), folded into distributions in Python; the funnel is one GROUP BY
+per table over the (batch_id, status, reject_reason) index."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Batch, Sample, TeacherCall
+
+
+def difficulty_groups(session: Session, batch_id: int | None, status: str | None) -> list[tuple]:
+    """(type, method, level, status, solver_k, solver_passes, n) rows."""
+    cols = (Sample.constraint_type, Sample.constraint_method, Sample.level, Sample.status,
+            Sample.solver_k, Sample.solver_passes)
+    query = select(*cols, func.count()).group_by(*cols)
+    if batch_id is not None:
+        query = query.where(Sample.batch_id == batch_id)
+    if status is not None:
+        query = query.where(Sample.status == status)
+    return [tuple(r) for r in session.execute(query)]
+
+
+def funnel_groups(session: Session, model: type) -> list[tuple[int, str, str | None, int]]:
+    query = select(model.batch_id, model.status, model.reject_reason, func.count()).group_by(
+        model.batch_id, model.status, model.reject_reason)
+    return [tuple(r) for r in session.execute(query)]  # type: ignore[misc]
+
+
+
+def recent_batches(session: Session, limit: int) -> list[tuple[int, str]]:
+    return [tuple(r) for r in session.execute(select(Batch.id, Batch.status).order_by(Batch.id.desc()).limit(limit))]  # type: ignore[misc]
+
+
+def teacher_groups(session: Session) -> list[tuple[int, int, int]]:
+    """(batch_id, calls, ok calls)."""
+    rows = session.execute(
+        select(TeacherCall.batch_id, func.count(), func.count().filter(TeacherCall.status == "ok"))
+        .group_by(TeacherCall.batch_id))
+    return [tuple(r) for r in rows]  # type: ignore[misc]

@@ -1,0 +1,90 @@
+"""Difficulty distributions and the funnel, folded from one grouped query each and served
+from a short-lived snapshot (see stats.cache)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime, timezone
+
+from sqlalchemy.orm import Session
+
+from app.batches.funnel import funnel_stages
+from app.db.models import Program, Sample
+from app.stats import repository as repo
+from app.stats.cache import SnapshotCache
+from app.stats.schemas import BatchFunnel, Bucket, DifficultyStats, FunnelStats, MethodBucket, PassRateBucket
+
+
+class _Acc:
+    __slots__ = ("total", "accepted", "solved", "rate_sum")
+
+    def __init__(self) -> None:
+        self.total = self.accepted = self.solved = 0
+        self.rate_sum = 0.0
+
+    def add(self, n: int, accepted: bool, rate: float | None) -> None:
+        self.total += n
+        self.accepted += n if accepted else 0
+        if rate is not None:
+            self.solved += n
+            self.rate_sum += rate * n
+
+    def fields(self) -> dict:
+        return {"total": self.total, "accepted": self.accepted, "solved_samples": self.solved,
+                "mean_pass_rate": round(self.rate_sum / self.solved, 4) if self.solved else None}
+
+
+def fold_difficulty(rows: Iterable[tuple], max_age_s: float) -> DifficultyStats:
+    by_type: dict[str, _Acc] = defaultdict(_Acc)
+    by_method: dict[tuple[str, str], _Acc] = defaultdict(_Acc)
+    by_level: dict[str, _Acc] = defaultdict(_Acc)
+    by_rate: dict[float, list[int]] = defaultdict(lambda: [0, 0])
+    table: dict[str, dict[str, int]] = defaultdict(dict)
+    total = accepted = 0
+    for type_name, method, level, status, k, passes, n in rows:
+        ok = status == "accepted"
+        rate = passes / k if k and passes is not None else None
+        for acc in (by_type[type_name], by_method[(type_name, method)], by_level[level]):
+            acc.add(n, ok, rate)
+        total += n
+        accepted += n if ok else 0
+        if rate is not None:
+            bucket = round(rate, 1)
+            by_rate[bucket][0] += n
+            by_rate[bucket][1] += n if ok else 0
+            table[level][f"{bucket:.1f}"] = table[level].get(f"{bucket:.1f}", 0) + n
+    return DifficultyStats(
+        total=total, accepted=accepted,
+        by_type=[Bucket(key=k, **a.fields()) for k, a in sorted(by_type.items())],
+        by_method=[MethodBucket(key=f"{t}.{m}", type=t, method=m, **a.fields()) for (t, m), a in sorted(by_method.items())],
+        by_level=[Bucket(key=k, **a.fields()) for k, a in sorted(by_level.items())],
+        pass_rate=[PassRateBucket(pass_rate=r, total=v[0], accepted=v[1]) for r, v in sorted(by_rate.items())],
+        level_pass_rate={lvl: dict(sorted(cells.items())) for lvl, cells in sorted(table.items())},
+        computed_at=datetime.now(timezone.utc), max_age_s=max_age_s,
+    )
+
+
+def difficulty(session: Session, cache: SnapshotCache, batch_id: int | None, status: str | None) -> DifficultyStats:
+    return cache.get(("difficulty", batch_id, status),
+                     lambda: fold_difficulty(repo.difficulty_groups(session, batch_id, status), cache.ttl_s))
+
+
+def _funnel(session: Session, limit: int, max_age_s: float) -> FunnelStats:
+    programs: dict[int, list] = defaultdict(list)
+    samples: dict[int, list] = defaultdict(list)
+    for rows, into in ((repo.funnel_groups(session, Program), programs), (repo.funnel_groups(session, Sample), samples)):
+        for batch_id, status, reason, n in rows:
+            into[batch_id].append((status, reason, n))
+    teacher = {b: {"total": t, "ok": ok} for b, t, ok in repo.teacher_groups(session)}
+    overall_teacher = {"total": sum(v["total"] for v in teacher.values()), "ok": sum(v["ok"] for v in teacher.values())}
+    overall = funnel_stages(overall_teacher, [r for v in programs.values() for r in v], [r for v in samples.values() for r in v])
+    batches = [
+        BatchFunnel(batch_id=b, status=status, funnel=funnel_stages(teacher.get(b, {"total": 0, "ok": 0}), programs.get(b, []), samples.get(b, [])))
+        for b, status in repo.recent_batches(session, limit)
+    ]
+    return FunnelStats(overall=overall, batches=batches, computed_at=datetime.now(timezone.utc), max_age_s=max_age_s)
+
+
+def funnel(session: Session, cache: SnapshotCache, limit: int) -> FunnelStats:
+    return cache.get(("funnel", limit), lambda: _funnel(session, limit, cache.ttl_s))

@@ -14,7 +14,7 @@ from typing import Any
 
 from training import make
 from training.export.query import SampleRow
-from training.records import IO, Question
+from training.records import IO, OI, Question
 from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
 
 
@@ -57,10 +57,10 @@ def build_task(row: SampleRow, task_type: str, style: str) -> Task:
     if not isinstance(result, dict) or "repr" not in result or "type" not in result:
         raise ItemError(f"sample {row.sample_id}: execution has no typed result")
     if task_type == IO_WHITEBOX:
-        questions = tuple(Question.from_dict(q) for q in row.questions)
-        if not any(q.position == 0 and q.kind == IO for q in questions):
-            questions = (make.io_question(row.entry_point, row.args, result),
-                         *(q for q in questions if q.position > 0))
+        stored = [Question.from_dict(q) for q in row.questions if q["kind"] != OI]
+        steps = tuple(q for q in stored if q.position > 0)
+        io = next((q for q in stored if q.position == 0 and q.kind == IO), None)
+        questions = (io or make.io_question(row.entry_point, row.args, result), *steps)
     elif task_type == IO_ONLY:
         questions = (make.io_question(row.entry_point, row.args, result),)
     elif task_type == OUTPUT_INPUT:

@@ -28,6 +28,7 @@ class Candidate:
 
     sample_id: int
     program_id: int
+    batch_id: int
     parent_id: int | None
     normalized_hash: str | None
     level: str
@@ -49,7 +50,7 @@ def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence
     repr_len = func.length(Execution.result["repr"].as_string())
     stmt = (
         select(
-            Sample.id, Sample.program_id, Program.parent_id, Program.normalized_hash, Sample.level,
+            Sample.id, Sample.program_id, Sample.batch_id, Program.parent_id, Program.normalized_hash, Sample.level,
             Sample.constraint_type, Sample.difficulty_level, Sample.difficulty_score,
             func.coalesce(Sample.result_chars, repr_len), func.coalesce(steps.c.n, 0),
             Execution.result["truncated"].as_boolean(),
@@ -66,10 +67,10 @@ def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence
         stmt = stmt.where(Sample.level.in_(list(levels)))
     intern = sys.intern
     for row in session.execute(stmt.execution_options(yield_per=STREAM_CHUNK)):
-        (sid, pid, parent, nhash, level, ctype, dlevel, dscore, chars, n_steps, truncated) = row
+        (sid, pid, bid, parent, nhash, level, ctype, dlevel, dscore, chars, n_steps, truncated) = row
         if truncated or chars is None:
             continue
-        yield Candidate(sid, pid, parent, nhash, intern(level), intern(ctype),
+        yield Candidate(sid, pid, bid, parent, nhash, intern(level), intern(ctype),
                         None if dlevel is None else intern(dlevel), dscore, int(chars), int(n_steps))
 
 
@@ -171,12 +172,12 @@ def _solutions(session: Session, ids: list[int]) -> dict[int, str]:
     return out
 
 
-def batch_seeds(session: Session, batch_ids: Sequence[int]) -> dict[int, int]:
-    """Seeds of the batches an export draws from (recorded in the dataset card)."""
+def batch_info(session: Session, batch_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """Seed and teacher of the batches an export draws from (for the card and manifest)."""
     if not batch_ids:
         return {}
-    stmt = select(Batch.id, Batch.seed).where(Batch.id.in_(list(batch_ids))).order_by(Batch.id)
-    return {bid: seed for bid, seed in session.execute(stmt)}
+    stmt = select(Batch.id, Batch.seed, Batch.teacher).where(Batch.id.in_(list(batch_ids))).order_by(Batch.id)
+    return {bid: {"seed": seed, "teacher": teacher} for bid, seed, teacher in session.execute(stmt)}
 
 
 def program_sources(session: Session, program_ids: Sequence[int], chunk: int = 2_000) -> Iterator[tuple[int, str]]:

@@ -94,6 +94,7 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
     targets = [s.target for s in splits]
     out: dict[str, list[Candidate]] = {s.name: [] for s in splits}
     unassigned = 0
+    global_filled = [0] * len(splits)
     for stratum in sorted(by_stratum):
         keys = sorted(by_stratum[stratum], key=lambda k: seeded_key(seed, "cluster", k))
         supply = [sum(gains[k][i] for k in keys) for i in range(len(splits))]
@@ -102,19 +103,22 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
                 for i, t in enumerate(targets)]
         filled = [0] * len(splits)
         for key in keys:
-            best, best_need = None, 0.0
+            best, best_rank = None, None
             for i, gain in enumerate(gains[key]):
-                if gain == 0 or want[i] == _INF:
+                t = targets[i]
+                if gain == 0 or t is None or global_filled[i] >= t:
                     continue
-                need = (want[i] - filled[i]) / want[i] if want[i] else 0.0
-                if need > best_need:
-                    best, best_need = i, need
+                # prefer a split still short in this stratum, then the least filled overall
+                rank = (filled[i] < want[i], (t - global_filled[i]) / t if t else 0.0, -i)
+                if best_rank is None or rank > best_rank:
+                    best, best_rank = i, rank
             if best is None:  # no sized split needs it: the first open-ended split takes it
-                best = next((i for i, g in enumerate(gains[key]) if g and want[i] == _INF), None)
+                best = next((i for i, g in enumerate(gains[key]) if g and targets[i] is None), None)
             if best is None:
                 unassigned += 1
                 continue
             filled[best] += gains[key][best]
+            global_filled[best] += gains[key][best]
             out[splits[best].name].extend(members[key])
     return out, unassigned
 

@@ -1,0 +1,177 @@
+"""`run_export`: the one entry point the CLI, the API and the nightly task call.
+
+It reads (never writes) the database through the session it is given; the caller owns the
+session and stores the returned `ExportResult` on its `exports` row. Files are written to
+a temporary name and renamed, and the manifest comes last, so a folder with a manifest is
+a complete export. The generation time is returned, never written into a file: the same
+database and spec give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from training.export import query
+from training.export.card import render_card, split_stats
+from training.export.contamination import Flag, load_benchmarks
+from training.export.errors import OutputDirError
+from training.export.formats import FORMATS, SplitFile
+from training.export.items import ExportItem, build_task
+from training.export.spec import ExportSpec
+from training.export.splits import SplitPlan, build_splits
+from training.export.writers import JsonlSink, ParquetSink, file_digest
+from training.prompts import TEMPLATE_VERSIONS
+from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
+
+MANIFEST = "manifest.json"
+CARD = "README.md"
+MANIFEST_VERSION = 1
+
+
+@dataclass
+class ExportPlan:
+    plan: SplitPlan
+    flags: list[Flag]
+    excluded: dict[int, list[int]]  # flagged program id -> its excluded sample ids
+    benchmarks: list[dict[str, Any]]
+
+
+@dataclass
+class ExportResult:
+    out_dir: str
+    files: list[dict[str, Any]]  # path (relative), split, rows, sha256, bytes
+    manifest: dict[str, Any]
+    sample_count: int
+    started_at: datetime
+    finished_at: datetime
+    seconds: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def code_version() -> dict[str, Any]:
+    try:
+        version = metadata.version("execsynth")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return {"execsynth": version, "prompt_templates": dict(TEMPLATE_VERSIONS),
+            "ground_truth_version": GROUND_TRUTH_VERSION, "manifest_version": MANIFEST_VERSION}
+
+
+def plan_export(session: Session, spec: ExportSpec) -> ExportPlan:
+    """Candidates -> contamination exclusion -> disjoint splits (no files written)."""
+    cands = list(query.candidates(session, spec.batch_ids, spec.levels))
+    flags: list[Flag] = []
+    excluded: dict[int, list[int]] = {}
+    benchmarks: list[dict[str, Any]] = []
+    if spec.benchmarks:
+        index = load_benchmarks(spec.benchmarks, spec.ngram_n, spec.ngram_threshold)
+        benchmarks = index.files
+        programs = {c.program_id for c in cands}
+        for pid, source in query.program_sources(session, sorted(programs)):
+            flag = index.check(pid, source) if source else None
+            if flag is not None:
+                flags.append(flag)
+        flagged = {f.program_id for f in flags}
+        for c in cands:
+            if c.program_id in flagged:
+                excluded.setdefault(c.program_id, []).append(c.sample_id)
+        cands = [c for c in cands if c.program_id not in flagged]
+    plan = build_splits(cands, spec.splits, spec.seed, spec.curriculum)
+    return ExportPlan(plan, flags, excluded, benchmarks)
+
+
+def _prepare(out_dir: Path, overwrite: bool) -> None:
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputDirError(f"{out_dir} exists and is not a folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    existing = sorted(p.name for p in out_dir.iterdir())
+    if existing and not overwrite:
+        raise OutputDirError(f"{out_dir} is not empty ({', '.join(existing[:5])}); pass overwrite to replace")
+    if existing and not (out_dir / MANIFEST).exists():
+        raise OutputDirError(f"{out_dir} holds files that are not an export; refusing to overwrite")
+    if overwrite:
+        for name in existing:
+            path = out_dir / name
+            if path.is_file():
+                path.unlink()
+
+
+def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
+               overwrite: bool = False, version: dict[str, Any] | None = None) -> ExportResult:
+    started, t0 = datetime.now(timezone.utc), time.perf_counter()
+    out = Path(out_dir)
+    _prepare(out, overwrite)
+    fmt = FORMATS[spec.format]
+    planned = plan_export(session, spec)
+    plan = planned.plan
+    written: list[SplitFile] = []
+    for split in spec.written_splits:
+        items = plan.items[split.name]
+        rel = f"{split.name}.{fmt.file_kind}"
+        tmp = out / (rel + ".partial")
+        sink = ParquetSink(tmp, fmt.schema, spec.row_group_size) if fmt.file_kind == "parquet" else JsonlSink(tmp)
+        try:
+            rows = query.load_rows(session, [it.sample_id for it in items],
+                                   [it.task_type == IO_WHITEBOX for it in items], fmt.needs_solutions)
+            for index, (it, row) in enumerate(zip(items, rows, strict=True)):
+                task = build_task(row, it.task_type, spec.style)
+                sink.add(fmt.record(ExportItem(split.name, index, task, row), spec.system_prompt))
+            count = sink.close()
+        except BaseException:
+            sink.close()
+            tmp.unlink(missing_ok=True)
+            raise
+        os.replace(tmp, out / rel)
+        written.append(SplitFile(split.name, rel, count))
+    for name, text in fmt.side_files(written).items():
+        (out / name).write_text(text, encoding="utf-8")
+    stats = {s.name: split_stats(plan.items[s.name], plan.cluster_of) for s in spec.splits}
+    batches = query.batch_info(session, sorted({c.candidate.batch_id for rows in plan.items.values() for c in rows}))
+    contamination = {
+        "benchmarks": planned.benchmarks, "ngram_n": spec.ngram_n, "threshold": spec.ngram_threshold,
+        "excluded_samples": sum(len(v) for v in planned.excluded.values()),
+        "flagged": [dict(f.to_dict(), sample_ids=planned.excluded.get(f.program_id, [])) for f in planned.flags],
+    }
+    version = version or code_version()
+    card = render_card(fmt_name=fmt.name, usage=fmt.usage, files={f.split: f.path for f in written},
+                       stats={s.name: stats[s.name] for s in spec.written_splits}, spec=spec.to_dict(),
+                       code_version=version, batches=batches, contamination=contamination)
+    (out / CARD).write_text(card, encoding="utf-8")
+    files = _describe_files(out, written, [*fmt.side_files(written), CARD])
+    manifest = {
+        "manifest_version": MANIFEST_VERSION, "format": fmt.name, "spec": spec.to_dict(),
+        "spec_sha256": hashlib.sha256(json.dumps(spec.to_dict(), sort_keys=True).encode()).hexdigest(),
+        "code_version": version, "files": files,
+        "content_sha256": hashlib.sha256("".join(f["sha256"] for f in files).encode()).hexdigest(),
+        "splits": {s.name: {"written": s in spec.written_splits, "requested": plan.requested[s.name],
+                            "produced": plan.counts[s.name], **stats[s.name].to_dict()} for s in spec.splits},
+        "candidates": plan.available, "unassigned_clusters": plan.unassigned_clusters,
+        "batches": {str(k): v for k, v in batches.items()}, "contamination": contamination,
+    }
+    tmp = out / (MANIFEST + ".partial")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, out / MANIFEST)
+    finished = datetime.now(timezone.utc)
+    return ExportResult(str(out), files, manifest, sum(f.rows for f in written), started, finished,
+                        time.perf_counter() - t0, {s: st.to_dict() for s, st in stats.items()})
+
+
+def _describe_files(out: Path, written: list[SplitFile], others: list[str]) -> list[dict[str, Any]]:
+    described = []
+    for f in written:
+        digest, size = file_digest(out / f.path)
+        described.append({"path": f.path, "split": f.split, "rows": f.rows, "sha256": digest, "bytes": size})
+    for name in others:
+        digest, size = file_digest(out / name)
+        described.append({"path": name, "split": None, "rows": None, "sha256": digest, "bytes": size})
+    return sorted(described, key=lambda d: d["path"])

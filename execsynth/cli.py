@@ -17,6 +17,7 @@ COMMAND_GROUPS: dict[str, str] = {
     "db": "execsynth.commands.db",
     "serve": "execsynth.commands.serve",  # serve + worker
     "sandbox": "execsynth.commands.sandbox",
+    "synth": "execsynth.commands.synth",
 }
 
 

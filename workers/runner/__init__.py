@@ -1,0 +1,2 @@
+"""Batch execution shared by the Celery tasks and `execsynth synth`: each stage loads a chunk
+of a batch by ids, calls the pure pipeline stages with no transaction open, and upserts."""

@@ -21,6 +21,14 @@ def test_concurrency_bound_is_respected(fake_openai_server: FakeOpenAIServer) ->
     assert stats.max_in_flight == 4
 
 
+def test_concurrency_above_one_pool_uses_every_slot(fake_openai_server: FakeOpenAIServer) -> None:
+    """20 slots span two HTTP pools (16 + 4); all 20 are used at once and never more."""
+    fake_openai_server.latency_s = 0.1
+    completions = complete_all_sync(make_teacher(fake_openai_server, concurrency=20), [chat_request(i) for i in range(60)])
+    assert [c.texts for c in completions] == [(f"echo: task {i}",) for i in range(60)]
+    assert fake_openai_server.stats().max_in_flight == 20
+
+
 def test_requests_per_minute_limit_paces_arrivals(fake_openai_server: FakeOpenAIServer) -> None:
     # 600 RPM = 10 per second with a one-second burst of 10: in any window of d seconds the
     # server may see at most 10 + 10 * d requests (50 ms allowed for connection jitter).

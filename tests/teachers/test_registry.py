@@ -67,3 +67,12 @@ def test_kind_defaults_to_the_name_when_the_name_is_a_kind(tmp_path: Path) -> No
 
 def test_every_kind_is_registered() -> None:
     assert sorted(TEACHER_KINDS) == ["builtin", "openai", "replay"]
+
+
+def test_builtin_spec_is_derived_from_the_constructor() -> None:
+    builtin = pytest.importorskip("workers.pipeline.teachers.builtin", reason="builtin teacher not landed yet")
+    teacher = build_teacher("builtin", {})
+    assert isinstance(teacher, builtin.BuiltinTeacher)
+    assert isinstance(teacher, Teacher)
+    with pytest.raises(TeacherConfigError, match=r"teacher 'builtin' \(builtin\): no_such_option: Extra inputs are not permitted"):
+        build_teacher("builtin", {"no_such_option": 1})

@@ -93,7 +93,7 @@ CASES = [
          "        except BaseException:\n            pass\n", "timeout", limits=FAST),
     Case("cpu_rlimit", "def f():\n    while True:\n        pass\n", "timeout",
          limits=TEST_LIMITS.with_(timeout_s=10.0, cpu_s=1),
-         check=lambda r, w: (_exc(r, "Timeout"), r.cpu_ms >= 900, r.duration_ms < 5000)),
+         check=lambda r, w: (r.exception["message"].startswith("CPU limit"), r.cpu_ms >= 700)),
     Case("memory_one_shot", "def f():\n    return bytearray(10**10)\n", "memory_limit"),
     Case("memory_growing", "def f():\n    keep = []\n    while True:\n"
          "        keep.append(' ' * 10**6)\n", "memory_limit"),
@@ -161,6 +161,7 @@ CASES = [
     # 3.11 fails frame allocation at the memory cap with a SystemError, not a MemoryError
     Case("unbounded_recursion_limit", "import sys\nsys.setrecursionlimit(10**8)\n"
          "def f(n=0):\n    return f(n + 1)\n", ("memory_limit", "exception"),
+         limits=TEST_LIMITS.with_(memory_mb=96, timeout_s=10.0),
          check=lambda r, w: r.exception["type"] in ("MemoryError", "SystemError")),
     Case("sys_exit", "import sys\ndef f():\n    sys.exit(3)\n", "exception",
          check=lambda r, w: (_exc(r, "SystemExit"), r.exception["message"] == "3")),

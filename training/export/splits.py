@@ -23,7 +23,6 @@ from training.export.query import Candidate
 from training.export.spec import SplitSpec
 from training.tasks import IO_WHITEBOX
 
-_INF = float("inf")
 
 
 def seeded_key(seed: int, tag: str, value: object) -> int:
@@ -93,33 +92,48 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
     totals = [sum(g[i] for g in gains.values()) for i in range(len(splits))]
     targets = [s.target for s in splits]
     out: dict[str, list[Candidate]] = {s.name: [] for s in splits}
-    unassigned = 0
     global_filled = [0] * len(splits)
+
+    def give(key: int, i: int) -> None:
+        global_filled[i] += gains[key][i]
+        out[splits[i].name].extend(members[key])
+
+    def neediest(key: int, allowed) -> int | None:
+        """The allowed sized split that is least filled overall and can use the cluster."""
+        best, best_rank = None, 0.0
+        for i, gain in enumerate(gains[key]):
+            t = targets[i]
+            if gain and t and allowed(i) and global_filled[i] < t:
+                rank = (t - global_filled[i]) / t
+                if rank > best_rank:
+                    best, best_rank = i, rank
+        return best
+
+    leftover: list[int] = []
+    # pass 1, per stratum: only splits still short of their share of this stratum
     for stratum in sorted(by_stratum):
         keys = sorted(by_stratum[stratum], key=lambda k: seeded_key(seed, "cluster", k))
         supply = [sum(gains[k][i] for k in keys) for i in range(len(splits))]
-        # each sized split wants its target times the stratum's share of what it can use
-        want = [(_INF if t is None else t * supply[i] / totals[i] if totals[i] else 0.0)
-                for i, t in enumerate(targets)]
+        want = [0.0 if t is None or not totals[i] else t * supply[i] / totals[i] for i, t in enumerate(targets)]
         filled = [0] * len(splits)
         for key in keys:
-            best, best_rank = None, None
-            for i, gain in enumerate(gains[key]):
-                t = targets[i]
-                if gain == 0 or t is None or global_filled[i] >= t:
-                    continue
-                # prefer a split still short in this stratum, then the least filled overall
-                rank = (filled[i] < want[i], (t - global_filled[i]) / t if t else 0.0, -i)
-                if best_rank is None or rank > best_rank:
-                    best, best_rank = i, rank
-            if best is None:  # no sized split needs it: the first open-ended split takes it
-                best = next((i for i, g in enumerate(gains[key]) if g and targets[i] is None), None)
+            best = neediest(key, lambda i: filled[i] < want[i])
             if best is None:
-                unassigned += 1
+                leftover.append(key)
                 continue
             filled[best] += gains[key][best]
-            global_filled[best] += gains[key][best]
-            out[splits[best].name].extend(members[key])
+            give(key, best)
+    # pass 2: rounding remainders go to sized splits still short overall, the rest to the
+    # first open-ended split that can use them
+    unassigned = 0
+    for key in sorted(leftover, key=lambda k: seeded_key(seed, "cluster", k)):
+        best = neediest(key, lambda i: True)
+        if best is None:
+            best = next((i for i, g in enumerate(gains[key]) if g and targets[i] is None), None)
+        if best is None:
+            unassigned += 1
+            continue
+        give(key, best)
     return out, unassigned
 
 

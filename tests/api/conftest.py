@@ -1,0 +1,54 @@
+"""The real app over the real test Postgres and Redis; keys made by the real key service."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.apikeys import service as keys
+from app.apikeys.schemas import ApiKeyCreate
+from app.core.config import Settings
+from app.db.session import session_scope
+from app.main import create_app
+
+
+@pytest.fixture()
+def settings(migrated_pg: str, redis_url: str, tmp_path: Path) -> Settings:
+    return Settings(database_url=migrated_pg, broker_url=redis_url, data_dir=tmp_path / "data")
+
+
+@pytest.fixture()
+def make_client(settings: Settings) -> Iterator[Callable[..., TestClient]]:
+    clients: list[TestClient] = []
+
+    def build(stats_ttl_s: float = 0.0, **overrides) -> TestClient:
+        app = create_app(settings.model_copy(update=overrides) if overrides else settings)
+        app.state.stats_ttl_s = stats_ttl_s
+        client = TestClient(app)
+        clients.append(client)
+        return client
+
+    yield build
+    for client in clients:
+        client.close()
+
+
+@pytest.fixture()
+def client(make_client) -> TestClient:
+    return make_client()
+
+
+@pytest.fixture()
+def new_key(migrated_pg: str) -> Callable[..., str]:
+    def create(name: str = "tests", rate_limit: int | None = None) -> str:
+        with session_scope(migrated_pg) as session:
+            return keys.create(session, ApiKeyCreate(name=name, rate_limit_per_minute=rate_limit)).key
+    return create
+
+
+@pytest.fixture()
+def auth(new_key) -> dict[str, str]:
+    return {"Authorization": f"Bearer {new_key()}"}

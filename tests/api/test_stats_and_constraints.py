@@ -1,0 +1,83 @@
+"""GET /v1/stats/difficulty, /v1/stats/funnel and /v1/constraints."""
+
+from __future__ import annotations
+
+from app.stats.cache import SnapshotCache
+from tests.api.factory import add_program, add_sample, add_teacher_calls, make_batch
+
+
+def test_difficulty_distributions_and_level_by_pass_rate_table(client, migrated_pg) -> None:
+    batch_id = make_batch(migrated_pg)
+    p1 = add_program(migrated_pg, batch_id, 0)
+    p2 = add_program(migrated_pg, batch_id, 1, type_="list", method="append", level="C3")
+    add_sample(migrated_pg, batch_id, p1, 0, passes=0)
+    add_sample(migrated_pg, batch_id, p1, 1, passes=3)
+    add_sample(migrated_pg, batch_id, p2, 0, passes=3, type_="list", method="append", level="C3")
+    add_sample(migrated_pg, batch_id, p2, 1, status="rejected", reason="too_easy", passes=10,
+               type_="list", method="append", level="C3")
+    add_sample(migrated_pg, batch_id, p2, 2, status="rejected", reason="timeout", passes=None,
+               type_="list", method="append", level="C3")
+
+    body = client.get("/v1/stats/difficulty", params={"batch_id": batch_id}).json()
+    assert (body["total"], body["accepted"]) == (5, 3)
+    by_type = {b["key"]: b for b in body["by_type"]}
+    assert by_type["str"] | {} == {"key": "str", "total": 2, "accepted": 2, "solved_samples": 2, "mean_pass_rate": 0.15}
+    assert (by_type["list"]["total"], by_type["list"]["solved_samples"]) == (3, 2)
+    assert by_type["list"]["mean_pass_rate"] == 0.65
+    assert [(m["type"], m["method"], m["total"]) for m in body["by_method"]] == [("list", "append", 3), ("str", "split", 2)]
+    assert [(b["key"], b["total"]) for b in body["by_level"]] == [("C1", 2), ("C3", 3)]
+    assert [(b["pass_rate"], b["total"], b["accepted"]) for b in body["pass_rate"]] == [(0.0, 1, 1), (0.3, 2, 2), (1.0, 1, 0)]
+    assert body["level_pass_rate"] == {"C1": {"0.0": 1, "0.3": 1}, "C3": {"0.3": 1, "1.0": 1}}
+    accepted = client.get("/v1/stats/difficulty", params={"batch_id": batch_id, "status": "accepted"}).json()
+    assert accepted["total"] == 3 and accepted["level_pass_rate"] == {"C1": {"0.0": 1, "0.3": 1}, "C3": {"0.3": 1}}
+
+
+def test_funnel_overall_and_per_batch(client, migrated_pg) -> None:
+    before = client.get("/v1/stats/funnel").json()["overall"]
+    batch_id = make_batch(migrated_pg)
+    add_teacher_calls(migrated_pg, batch_id, ok=2, errors=1)
+    program = add_program(migrated_pg, batch_id, 0)
+    add_program(migrated_pg, batch_id, 1, status="rejected", reason="no_print_call")
+    add_sample(migrated_pg, batch_id, program, 0)
+    add_sample(migrated_pg, batch_id, program, 1, status="rejected", reason="too_easy")
+    body = client.get("/v1/stats/funnel", params={"batches": 5}).json()
+    mine = next(b for b in body["batches"] if b["batch_id"] == batch_id)
+    stages = {s["stage"]: s for s in mine["funnel"]}
+    assert (stages["teacher_calls"]["total"], stages["teacher_calls"]["passed"]) == (3, 2)
+    assert stages["programs"]["reasons"] == {"no_print_call": 1} and stages["samples"]["reasons"] == {"too_easy": 1}
+    assert body["batches"][0]["batch_id"] == batch_id and len(body["batches"]) <= 5
+    grew = [a["total"] - b["total"] for a, b in zip(body["overall"], before)]
+    assert grew == [3, 2, 2]
+
+
+def test_stats_snapshot_is_reused_within_its_ttl(make_client, migrated_pg) -> None:
+    client = make_client(stats_ttl_s=60)
+    batch_id = make_batch(migrated_pg)
+    program = add_program(migrated_pg, batch_id, 0)
+    add_sample(migrated_pg, batch_id, program, 0)
+    first = client.get("/v1/stats/difficulty", params={"batch_id": batch_id}).json()
+    add_sample(migrated_pg, batch_id, program, 1)
+    cached = client.get("/v1/stats/difficulty", params={"batch_id": batch_id}).json()
+    assert cached["total"] == first["total"] == 1 and cached["computed_at"] == first["computed_at"]
+    assert cached["max_age_s"] == 60
+
+
+def test_snapshot_cache_expires_and_computes_once_per_key() -> None:
+    now, calls = [0.0], []
+    cache = SnapshotCache(5, clock=lambda: now[0])
+    compute = lambda: calls.append(1) or len(calls)  # noqa: E731
+    assert [cache.get("a", compute), cache.get("a", compute)] == [1, 1]
+    assert cache.get("b", compute) == 2
+    now[0] = 5.0
+    assert cache.get("a", compute) == 3
+
+
+def test_constraints_catalog(client) -> None:
+    body = client.get("/v1/constraints").json()
+    assert body["total"] == 186 and len(body["entries"]) == 186
+    assert body["types"][:3] == ["str", "set", "list"]
+    assert [lv["name"] for lv in body["levels"]] == ["C1", "C2", "C3", "C4", "C5", "C6"]
+    assert body["levels"][5] == {"name": "C6", "nested_calls": True, "other_methods": True, "call_chain": True, "control_flow_depth": 3}
+    zips = client.get("/v1/constraints", params={"type": "zip"}).json()
+    assert zips["total"] == 1 and zips["entries"][0]["type"] == "zip"
+    assert client.get("/v1/constraints", params={"type": "nope"}).json()["total"] == 0

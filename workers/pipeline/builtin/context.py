@@ -1,0 +1,156 @@
+"""Per-program generation state: the seeded RNG, parameters, locals, literal makers.
+
+Values are tracked by a small set of type names (VALUE_TYPES); every expression the
+generator writes has one, which is what lets forms and conversions stay type-correct.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+import string
+from dataclasses import dataclass, field
+
+# int lists/tuples/sets keep every ordering deterministic under any PYTHONHASHSEED
+VALUE_TYPES = ("str", "int", "float", "bool", "list", "tuple", "set", "dict", "bytes", "none",
+               "list_str", "tuple_str", "pairs", "pair", "ftuple", "itable")
+KEYS = ("a", "b", "c", "x", "y", "id", "key", "n", "k", "m")
+_NAMES = {
+    "str": ("s", "text", "word", "line", "name", "msg", "label", "token"),
+    "list": ("nums", "items", "values", "data", "arr", "xs", "seq", "vals"),
+    "tuple": ("tup", "pair", "coords", "point", "rec", "row"),
+    "set": ("seen", "tags", "ids", "bag", "pool", "marks"),
+    "dict": ("counts", "table", "mapping", "scores", "index", "lookup"),
+    "float": ("x", "value", "amount", "ratio", "num", "price"),
+    "int": ("n", "k", "size", "limit", "count", "step"),
+}
+_LOCALS = ("result", "out", "tmp", "acc", "part", "left", "right", "cur", "res", "buf", "val",
+           "head", "tail", "mid", "alt", "base", "extra", "probe", "first", "second")
+
+
+@dataclass
+class Param:
+    name: str
+    type: str
+    literal: str
+
+
+@dataclass
+class Ctx:
+    rng: random.Random
+    allow_calls: bool
+    params: list[Param] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+    pool: dict[str, list[str]] = field(default_factory=dict)  # type -> readable var names
+    imports: set[str] = field(default_factory=set)
+    max_params: int = 3
+
+    # --- names -------------------------------------------------------------------------
+    def fresh(self, kind: str = "local") -> str:
+        choices = _NAMES.get(kind, _LOCALS)
+        for name in self.rng.sample(choices, len(choices)):
+            if name not in self.used:
+                self.used.add(name)
+                return name
+        i = len(self.used)
+        while f"v{i}" in self.used:
+            i += 1
+        self.used.add(f"v{i}")
+        return f"v{i}"
+
+    def param(self, type_name: str) -> str:
+        name = self.fresh(type_name)
+        self.params.append(Param(name, type_name, self.lit(type_name, for_param=True)))
+        self.pool.setdefault(type_name, []).append(name)
+        return name
+
+    def remember(self, name: str, type_name: str) -> None:
+        self.pool.setdefault(type_name, []).append(name)
+
+    def other(self, type_name: str) -> str:
+        """A value of the type for an unconstrained slot: a known variable, a new
+        parameter (while fewer than max_params), or a literal."""
+        roll = self.rng.random()
+        known = self.pool.get(type_name, [])
+        if known and roll < 0.35:
+            return self.rng.choice(known)
+        if roll < 0.55 and len(self.params) < self.max_params and type_name in _NAMES:
+            return self.param(type_name)
+        return self.lit(type_name)
+
+    # --- literals ----------------------------------------------------------------------
+    def int_(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+    def choice(self, seq):  # noqa: ANN001, ANN201 - thin wrapper keeps call sites short
+        return self.rng.choice(seq)
+
+    def word(self, lo: int = 1, hi: int = 4) -> str:
+        return "".join(self.rng.choice(string.ascii_lowercase[:8]) for _ in range(self.int_(lo, hi)))
+
+    def text(self) -> str:
+        style = self.rng.randrange(7)
+        w = self.word(3, 7)
+        if style == 1:
+            return w.title()
+        if style == 2:
+            return "".join(self.rng.choice(string.digits) for _ in range(self.int_(2, 6)))
+        if style == 3:
+            return f"{self.word(2, 4)} {self.word(2, 5)}"
+        if style == 4:
+            return ",".join(self.word(1, 3) for _ in range(self.int_(2, 4)))
+        if style == 5:
+            return w.upper()
+        if style == 6:
+            return w + str(self.int_(0, 99))
+        return w
+
+    def key(self) -> str:
+        return repr(self.rng.choice(KEYS))
+
+    def ints(self, lo: int = 2, hi: int = 5) -> list[int]:
+        return [self.int_(0, 9) for _ in range(self.int_(lo, hi))]
+
+    def lit(self, type_name: str, for_param: bool = False) -> str:
+        t = type_name
+        if t == "str":
+            return repr(self.text() if for_param or self.rng.random() < 0.4 else self.word())
+        if t == "int":
+            return str(self.int_(0, 9))
+        if t == "float":
+            return repr(round(self.rng.uniform(-9.5, 19.5), self.rng.choice((1, 2))))
+        if t == "bool":
+            return self.rng.choice(("True", "False"))
+        if t == "list":
+            return repr(self.ints())
+        if t == "tuple":
+            return repr(tuple(self.ints()))
+        if t == "set":
+            return "{" + ", ".join(map(str, dict.fromkeys(self.ints(2, 5)))) + "}"
+        if t == "dict":
+            keys = self.rng.sample(KEYS, self.int_(2, 4))
+            return "{" + ", ".join(f"{k!r}: {self.int_(0, 9)}" for k in keys) + "}"
+        if t == "bytes":
+            return repr(self.word(2, 5).encode())
+        if t == "list_str":
+            return repr([self.word() for _ in range(self.int_(1, 3))])
+        if t == "tuple_str":
+            return repr(tuple(self.word() for _ in range(self.int_(1, 3))))
+        raise ValueError(f"no literal for type {type_name}")
+
+
+def is_atom(expr: str) -> bool:
+    """True when `expr` can stand as an operand without parentheses."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Constant):
+        return not (isinstance(node.value, (int, float)) and expr.lstrip().startswith("-"))
+    return isinstance(node, (ast.Name, ast.Call, ast.Subscript, ast.Attribute, ast.List,
+                             ast.Set, ast.Dict, ast.ListComp)) or (
+        isinstance(node, ast.Tuple) and expr.startswith("(") and expr.endswith(")"))
+
+
+def p(expr: str) -> str:
+    return expr if is_atom(expr) else f"({expr})"

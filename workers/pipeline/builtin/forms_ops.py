@@ -1,0 +1,111 @@
+"""Operator, subscript, slice and len() forms shared by str, list, tuple, set, dict, float."""
+
+from __future__ import annotations
+
+from workers.pipeline.builtin.context import Ctx, p
+from workers.pipeline.builtin.piece import Form, Piece, statement, via_self, via_slot
+
+ELEMENT = {"str": "str", "list": "int", "tuple": "int", "set": "int", "dict": "str"}
+ITEM = {"str": "str", "list": "int", "tuple": "int"}  # what r[i] gives
+
+
+def pad(g: Ctx, t: str) -> tuple[str, int]:
+    """A non-empty literal to append before indexing, so any small index is valid."""
+    if t == "str":
+        w = g.word(3, 5)
+        return repr(w), len(w)
+    items = [g.int_(0, 9) for _ in range(g.int_(3, 5))]
+    text = repr(items) if t == "list" else repr(tuple(items))
+    return text, len(items)
+
+
+def element(g: Ctx, t: str, r: str) -> str:
+    """A likely-interesting element/substring/key for membership tests."""
+    if t == "str" and g.rng.random() < 0.4:
+        i = g.int_(0, 3)
+        return f"{r}[{i}:{i + g.int_(1, 3)}]"
+    if t == "dict":
+        return g.key()
+    return g.other(ELEMENT[t])
+
+
+def binop(op: str, t: str) -> Form:
+    if op in ("+", "|", "&", "-", "^") and t != "float" or (t == "float" and op in "+-"):
+        return via_slot(lambda g, r, a: f"{r} {op} {p(a)}", t, t, lambda g, r: g.other(t))
+    if op == "*":
+        return via_self(lambda g, r: f"{p(r)} * {g.int_(1, 3)}", t, t)
+    if op == "%":  # float
+        return via_self(lambda g, r: f"{p(r)} % {g.choice(('1.5', '2.0', '2.5', '3.0', '7.0'))}",
+                        t, t)
+    raise KeyError(op)
+
+
+def compare(op: str, t: str) -> Form:
+    if op in ("in", "not in"):
+        return via_slot(lambda g, r, a: f"{p(a)} {op} {r}", "bool", ELEMENT[t],
+                        lambda g, r: element(g, t, r))
+    return via_slot(lambda g, r, a: f"{r} {op} {p(a)}", "bool", t, lambda g, r: g.other(t))
+
+
+def index(t: str) -> Form:
+    if t == "dict":
+        return via_slot(lambda g, r, a: f"({r} | {{{a}: {g.int_(0, 9)}}})[{a}]", "int", "str",
+                        lambda g, r: g.key())
+
+    def render(g: Ctx, r: str, a: str) -> str:
+        text, n = pad(g, t)
+        idx = a if a.lstrip("-").isdigit() and -n <= int(a) < n else f"{p(a)} % {n}"
+        return f"({r} + {text})[{idx}]"
+    return via_slot(render, ITEM[t], "int", lambda g, r: str(g.int_(-2, 2)))
+
+
+def slice_(form: str, t: str) -> Form:
+    def render(g: Ctx, r: str) -> str:
+        i, j = g.int_(0, 3), g.int_(1, 6)
+        if g.rng.random() < 0.25:
+            i, j = -g.int_(1, 4), -g.int_(0, 1) or ""
+        bounds = {"[:]": ":", "[i:j]": f"{i}:{j if j != '' else -1}", "[i:]": f"{i}:",
+                  "[:j]": f":{j if j != '' else -1}"}[form]
+        return f"{p(r)}[{bounds}]"
+    return via_self(render, t, t)
+
+
+def length(t: str) -> Form:
+    return via_self(lambda g, r: f"len({r})", "int", t)
+
+
+def augassign(op: str, t: str) -> Form:
+    if op == "*":
+        return statement(lambda g, r: f"{r} *= {g.int_(1, 2)}")
+    return statement(lambda g, r: f"{r} {op}= {g.other(t)}")
+
+
+def store() -> Form:
+    def render(g: Ctx, r: str) -> str:
+        if g.rng.random() < 0.3:
+            return f"{r}[{g.key()}] = {r}[{g.key()}] = {g.other('int')}"
+        return f"{r}[{g.key()}] = {g.other('int')}"
+    return statement(render)
+
+
+def syntax_form(kind: str, name: str, t: str) -> Form | None:
+    """The shared form for an operator-like entry of type t, or None."""
+    if kind == "binop":
+        return binop(name, t)
+    if kind == "compare":
+        return compare(name, t)
+    if kind == "augassign":
+        return augassign(name, t)
+    if kind == "index":
+        return index(t)
+    if kind == "slice":
+        return slice_(name, t)
+    if kind == "store":
+        return store()
+    if kind == "call" and name == "len":
+        return length(t)
+    return None
+
+
+def piece_of(expr: str, rtype: str) -> Piece:
+    return Piece(expr, rtype)

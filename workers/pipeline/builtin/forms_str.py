@@ -1,0 +1,117 @@
+"""Forms for the str methods and the str-specific calls (format, str.format)."""
+
+from __future__ import annotations
+
+from workers.pipeline.builtin.context import Ctx, p
+from workers.pipeline.builtin.forms_ops import element
+from workers.pipeline.builtin.piece import Form, Piece, via_self, via_slot
+
+PREDICATES = ("isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier",
+              "islower", "isnumeric", "isprintable", "isspace", "istitle", "isupper")
+CASES = ("capitalize", "casefold", "lower", "upper", "swapcase", "title")
+SEPS = ("','", "' '", "'a'", "'-'", "'b'", "', '")
+
+
+def nonempty(a: str) -> str:
+    """Separators must not be empty: literals are checked, expressions guarded with `or`."""
+    if a[:1] in "'\"" and len(a) > 2:
+        return a
+    return f"{p(a)} or {SEPS[len(a) % len(SEPS)]}"
+
+
+def _strip(m: str):  # noqa: ANN202
+    def render(g: Ctx, r: str) -> str:
+        arg = g.choice(("", "", repr(g.word(1, 3)), "' '"))
+        return f"{p(r)}.{m}({arg})"
+    return render
+
+
+def _fmt_spec(g: Ctx) -> str:
+    return repr(g.choice(("", ">8", "<6", "^9", "*^7", "-<5", ">3", ".2", "_>10")))
+
+
+def _translate_table(g: Ctx) -> str:
+    pairs = [f"{ord(c)}: {g.choice((repr(g.word(1, 2)), 'None'))}"
+             for c in dict.fromkeys(g.word(1, 3))]
+    return "{" + ", ".join(pairs) + "}"
+
+
+def _maketrans(g: Ctx, r: str, nest: int) -> Piece:
+    n = g.int_(1, 3)
+    a, b = g.word(n, n), g.word(n, n)
+    form = g.rng.randrange(3)
+    recv = g.choice(("str", p(r), "''"))
+    if form == 0:
+        expr = f"{recv}.maketrans({r}, {p(r)}[::-1])"
+    elif form == 1:
+        expr = f"{recv}.maketrans({a!r}, {b!r})"
+    else:
+        expr = f"{recv}.maketrans({a!r}, {b!r}, {g.word(1, 2)!r})"
+    for _ in range(nest - 1):
+        expr = f"{g.choice(('str', p(r)))}.maketrans({expr})"
+    return Piece(expr, "itable")
+
+
+def str_form(method: str) -> Form | None:
+    t = "str"
+    any_str = lambda g, r: g.other("str")  # noqa: E731
+    if method in CASES:
+        return via_self(lambda g, r: f"{p(r)}.{method}()", t, t)
+    if method in ("strip", "lstrip", "rstrip"):
+        return via_self(_strip(method), t, t)
+    if method in PREDICATES:
+        return via_self(lambda g, r: f"{p(r)}.{method}()", "bool", t)
+    if method in ("center", "ljust", "rjust"):
+        return via_self(lambda g, r: f"{p(r)}.{method}({g.int_(4, 14)}"
+                        + (f", {g.choice(('*', '-', '.', '#', '='))!r})" if g.rng.random() < 0.6
+                           else ")"), t, t)
+    if method == "zfill":
+        return via_self(lambda g, r: f"{p(r)}.zfill({g.int_(3, 12)})", t, t)
+    if method == "expandtabs":
+        return via_self(lambda g, r: f"({p(r)} + '\\t' + {g.word()!r}).expandtabs({g.int_(1, 8)})",
+                        t, t)
+    if method in ("count", "find", "rfind"):
+        return via_slot(lambda g, r, a: f"{p(r)}.{method}({a})", "int", t,
+                        lambda g, r: element(g, "str", r))
+    if method in ("index", "rindex"):
+        return via_slot(lambda g, r, a: f"{p(r)}.{method}({p(r)}[{a}:][:{g.int_(1, 3)}])",
+                        "int", "int", lambda g, r: str(g.int_(0, 3)))
+    if method in ("startswith", "endswith", "removeprefix", "removesuffix"):
+        rtype = "bool" if method.endswith("with") else t
+        return via_slot(lambda g, r, a: f"{p(r)}.{method}({a})", rtype, t,
+                        lambda g, r: element(g, "str", r))
+    if method == "replace":
+        return via_self(lambda g, r: f"{p(r)}.replace({g.word(1, 2)!r}, {g.word(0, 2)!r})", t, t)
+    if method in ("split", "rsplit"):
+        def split(g: Ctx, r: str) -> str:
+            sep = g.choice(("",) + SEPS)
+            limit = f", {g.int_(1, 2)}" if sep and g.rng.random() < 0.3 else ""
+            return f"{p(r)}.{method}({sep}{limit})"
+        return via_self(split, "list_str", t)
+    if method == "splitlines":
+        return via_self(lambda g, r: f"({p(r)} + '\\n' + {g.word()!r}).splitlines()",
+                        "list_str", t)
+    if method in ("partition", "rpartition"):
+        return via_slot(lambda g, r, a: f"{p(r)}.{method}({nonempty(a)})", "tuple_str", t,
+                        lambda g, r: g.choice(SEPS))
+    if method == "join":
+        return via_slot(lambda g, r, a: f"{g.choice(('-', '', ', ', '|', ':', 'ab'))!r}.join({a})",
+                        t, t, lambda g, r: g.choice((r, g.lit("list_str"))))
+    if method == "encode":
+        return via_self(lambda g, r: f"{p(r)}.encode({g.choice(('', repr('utf-8')))})", "bytes", t)
+    if method == "format":
+        return via_slot(lambda g, r, a: f"{g.choice(('{}-{}', '{1}{0}', '<{}|{}>', '{0}{1}{0}'))!r}"
+                        f".format({r}, {a})", t, t, any_str)
+    if method == "format_map":
+        return via_slot(lambda g, r, a: f"{g.choice(('{a}:{b}', '{b}{a}', '[{a}]'))!r}"
+                        f".format_map({{'a': {r}, 'b': {a}}})", t, t, any_str)
+    if method == "translate":
+        return via_self(lambda g, r: f"{p(r)}.translate({_translate_table(g)})", t, t)
+    if method == "maketrans":
+        return _maketrans
+    if method == "str.format":
+        return via_slot(lambda g, r, a: f"str.format({g.choice(('{}{}', '{} {}', '{1}:{0}'))!r}, "
+                        f"{r}, {a})", t, t, any_str)
+    if method == "format()":
+        return via_self(lambda g, r: f"format({r}, {_fmt_spec(g)})", t, t)
+    return None

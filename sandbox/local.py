@@ -66,9 +66,17 @@ class LaunchSpec:
                 "reap_all": self.mode in ("namespaces", "container")}
 
     def environment(self, hash_seed: int) -> dict:
+        """The forkserver's whole environment: nothing of the host's reaches user code."""
         return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                 "HOME": self.workdir, "PYTHONHASHSEED": str(hash_seed),
                 "PYTHONDONTWRITEBYTECODE": "1", "PYTHONIOENCODING": "utf-8"}
+
+    def argv(self, hash_seed: int) -> list[str]:
+        return [*self.command, "-S", "-B", "-c", BOOTSTRAP,
+                json.dumps(self.config(hash_seed)), self.root]
+
+    def process_environment(self, hash_seed: int) -> dict:
+        return self.environment(hash_seed)
 
 
 def rlimits_spec() -> LaunchSpec:
@@ -91,10 +99,9 @@ class ForkServer:
 
     def start(self) -> "ForkServer":
         spec = self.spec
-        command = [*spec.command, "-S", "-B", "-c", BOOTSTRAP,
-                   json.dumps(spec.config(self.hash_seed)), spec.root]
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=spec.environment(self.hash_seed),
+        self.proc = subprocess.Popen(spec.argv(self.hash_seed), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=spec.process_environment(self.hash_seed),
                                      cwd="/", close_fds=True, start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT_S
         try:

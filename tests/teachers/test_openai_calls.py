@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from tests.fakes.openai_app import FakeChatRequest
-from tests.fakes.openai_server import FakeOpenAIServer, ServerError, fake_token_count
+from tests.fakes.openai_server import FakeOpenAIServer, Reply, ServerError, fake_token_count
 from tests.teachers.helpers import chat_request, make_teacher
 from workers.pipeline.teachers.base import complete_all, complete_all_sync
 
@@ -51,6 +51,14 @@ def test_usage_and_cost_are_recorded(fake_openai_server: FakeOpenAIServer) -> No
     assert (completion.prompt_tokens, completion.completion_tokens) == (prompt_tokens, completion_tokens) == (8, 5)
     assert completion.cost_usd == pytest.approx((8 * 2.5 + 5 * 10.0) / 1_000_000)
     assert completion.model == "fake-model"
+
+
+def test_missing_usage_counts_zero_tokens_and_costs_nothing(fake_openai_server: FakeOpenAIServer) -> None:
+    fake_openai_server.script(Reply(texts=["no usage here"], include_usage=False))
+    teacher = make_teacher(fake_openai_server, price_input_per_mtok=2.5, price_output_per_mtok=10.0)
+    [completion] = complete_all_sync(teacher, [chat_request(0)])
+    assert (completion.status, completion.texts) == ("ok", ("no usage here",))
+    assert (completion.prompt_tokens, completion.completion_tokens, completion.cost_usd) == (0, 0, 0.0)
 
 
 def test_nothing_lost_and_order_kept_under_failures(fake_openai_server: FakeOpenAIServer) -> None:

@@ -33,7 +33,8 @@ def binop(op: str, t: str) -> Form:
     if op in ("+", "|", "&", "-", "^") and t != "float" or (t == "float" and op in "+-"):
         return via_slot(lambda g, r, a: f"{r} {op} {p(a)}", t, t, lambda g, r: g.other(t))
     if op == "*":
-        return via_self(lambda g, r: f"{p(r)} * {g.int_(1, 3)}", t, t)
+        # sliced first, so chains of repetition stay small
+        return via_self(lambda g, r: f"{p(r)}[:{g.int_(2, 5)}] * {g.int_(1, 3)}", t, t)
     if op == "%":  # float
         return via_self(lambda g, r: f"{p(r)} % {g.choice(('1.5', '2.0', '2.5', '3.0', '7.0'))}",
                         t, t)

@@ -131,15 +131,17 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
 
 
 def generate_program(constraint: Constraint, seed: int, index: int,
-                     catalog: Catalog | None = None) -> GeneratedProgram:
-    """The program for slot `index` of a batch seeded `seed`. Raises
-    UnsupportedConstraint for config entries the generator has no form for."""
+                     catalog: Catalog | None = None, variant: int = 0) -> GeneratedProgram:
+    """The program for slot `index` of a batch seeded `seed` (`variant` > 0: the n-th
+    alternative, for requests asking several completions). Raises UnsupportedConstraint
+    for config entries the generator has no form for."""
     entry = (catalog or _default_catalog()).get(constraint.type, constraint.method)
     knobs = validate_knobs(with_blueprint(constraint.knobs, random.Random(f"bp:{seed}:{index}")))
     target = Constraint(constraint.type, constraint.method, constraint.level, knobs)
     program = None
     for attempt in range(MAX_ATTEMPTS):
-        rng = random.Random(f"builtin:{seed}:{index}:{entry.type}:{entry.method}:"
+        tag = f"{index}" if variant == 0 else f"{index}.{variant}"
+        rng = random.Random(f"builtin:{seed}:{tag}:{entry.type}:{entry.method}:"
                             f"{constraint.level}:{knobs}:{attempt}")
         program = build_program(entry, knobs, rng)
         if measure_structure(program.code, program.entry_point, target).matches:

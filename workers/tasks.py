@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import socket
 import time
+from datetime import timedelta
 
 from celery import Task, chain
 
@@ -25,11 +26,25 @@ STAGE_TASKS = {
     "execute": ("execsynth.sandbox.execute", "sandbox"),
     "finish": ("execsynth.pipeline.finish", "pipeline"),
 }
-DEFAULT_CHUNK = 32
+RESUME_STALLED = "execsynth.pipeline.resume_stalled"
 
 
 def _scope():
     return session_scope(get_settings().database_url)
+
+
+def dispatch_chunks(batch_id: int, chunks: list[tuple[int, int]], priority: int) -> None:
+    """One chain generate -> inputs -> execute -> finish per chunk, across the three queues."""
+    for start, end in chunks:
+        chain(
+            *(celery_app.signature(name, args=(batch_id, start, end), queue=queue, immutable=True, priority=priority)
+              for name, queue in STAGE_TASKS.values())
+        ).apply_async()
+
+
+def chunk_ranges(slots: list[int], size: int, total: int) -> list[tuple[int, int]]:
+    starts = sorted({slot // size * size for slot in slots})
+    return [(start, min(total, start + size)) for start in starts]
 
 
 @celery_app.task(name=START_BATCH, bind=True, autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=10)
@@ -41,15 +56,35 @@ def start_batch(self: Task, batch_id: int) -> int:
             return 0
         repo.set_batch_status(session, batch_id, "running", only_from=("pending", "running"),
                               started_at=batch.started_at or repo.now())
-        total, chunk = batch.programs_requested, int(batch.spec.get("chunk_size", DEFAULT_CHUNK))
+        total = batch.programs_requested
+        chunk = int(batch.spec.get("chunk_size") or get_settings().worker.chunk_size)
         priority = batch.priority
-    for start in range(0, total, chunk):
-        end = min(total, start + chunk)
-        chain(
-            *(celery_app.signature(name, args=(batch_id, start, end), queue=queue, immutable=True, priority=priority)
-              for name, queue in STAGE_TASKS.values())
-        ).apply_async()
+    dispatch_chunks(batch_id, chunk_ranges(list(range(0, total, chunk)), chunk, total), priority)
     return total
+
+
+@celery_app.task(name=RESUME_STALLED)
+def resume_stalled() -> list[int]:
+    """Beat task: re-dispatch the unfinished chunks of running batches that made no progress
+    for `worker.stall_after_s` (lost messages, e.g. a broker restarted without persistence).
+    Safe to run any time: every stage is idempotent."""
+    settings = get_settings()
+    before = repo.now() - timedelta(seconds=settings.worker.stall_after_s)
+    resumed = []
+    with _scope() as session:
+        for batch_id in repo.stalled_batches(session, before):
+            batch = repo.get_batch(session, batch_id)
+            slots = repo.unfinished_slots(session, batch_id, batch.programs_requested)
+            if not slots:
+                repo.store_counters(session, batch_id)
+                repo.set_batch_status(session, batch_id, "completed", only_from=("running",), finished_at=repo.now())
+                continue
+            chunk = int(batch.spec.get("chunk_size") or settings.worker.chunk_size)
+            repo.touch(session, batch_id)
+            resumed.append((batch_id, chunk_ranges(slots, chunk, batch.programs_requested), batch.priority))
+    for batch_id, chunks, priority in resumed:
+        dispatch_chunks(batch_id, chunks, priority)
+    return [batch_id for batch_id, _, _ in resumed]
 
 
 def _stage_task(stage: str):

@@ -27,7 +27,7 @@ def broker_transport_options(settings: Settings) -> dict:
         }
     if settings.broker_url.startswith(("redis://", "rediss://")):
         # a task unacked this long (its worker died) is handed to another worker
-        return {"visibility_timeout": 3600, "socket_timeout": 10, "socket_connect_timeout": 5}
+        return {"visibility_timeout": settings.worker.visibility_timeout_s, "socket_timeout": 10, "socket_connect_timeout": 5}
     return {}
 
 
@@ -54,6 +54,10 @@ def celery_config(settings: Settings) -> dict:
         },
         broker_transport_options=broker_transport_options(settings),
         broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=None,  # a restarted Redis is waited for, never given up on
+        beat_schedule={
+            "resume-stalled-batches": {"task": "execsynth.pipeline.resume_stalled", "schedule": settings.worker.resume_every_s},
+        },
         worker_hijack_root_logger=False,
         enable_utc=True,
         timezone="UTC",

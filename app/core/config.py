@@ -27,6 +27,15 @@ class SandboxSettings(BaseModel):
     trace_steps: int = Field(default=5000, ge=10, le=10_000_000)
 
 
+class WorkerSettings(BaseModel):
+    chunk_size: int = Field(default=32, ge=1, le=10_000, description="slots per chain of stage tasks")
+    # Redis redelivers a task whose worker died after this long; tasks are idempotent, so a
+    # shorter value only costs duplicate (no-op) work
+    visibility_timeout_s: int = Field(default=3600, ge=5)
+    stall_after_s: float = Field(default=300.0, gt=0, description="a running batch with no write for this long is re-dispatched")
+    resume_every_s: float = Field(default=60.0, gt=0, description="beat period of the stalled-batch check")
+
+
 class ApiSettings(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
@@ -50,6 +59,7 @@ class Settings(BaseSettings):
     teachers: dict[str, dict[str, Any]] = Field(default_factory=dict)
     default_teacher: str = "builtin"
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
+    worker: WorkerSettings = Field(default_factory=WorkerSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 

@@ -163,8 +163,35 @@ def funnel_counts(session: Session, batch_id: int) -> dict[str, Any]:
 
 def store_counters(session: Session, batch_id: int) -> dict[str, Any]:
     counters = funnel_counts(session, batch_id)
-    session.execute(update(Batch).where(Batch.id == batch_id).values(counters=counters))
+    session.execute(update(Batch).where(Batch.id == batch_id).values(counters=counters, heartbeat_at=now()))
     return counters
+
+
+def touch(session: Session, batch_id: int) -> None:
+    """Record that a stage made progress (the stalled-batch check reads this)."""
+    session.execute(update(Batch).where(Batch.id == batch_id).values(heartbeat_at=now()))
+
+
+def stalled_batches(session: Session, before: datetime) -> list[int]:
+    query = select(Batch.id).where(
+        Batch.status == "running",
+        func.coalesce(Batch.heartbeat_at, Batch.started_at, Batch.created_at) < before,
+    )
+    return list(session.scalars(query.order_by(Batch.priority.desc(), Batch.id)))
+
+
+def unfinished_slots(session: Session, batch_id: int, programs: int) -> list[int]:
+    """Slots with no program yet, a kept program without inputs, or a sample not final."""
+    have = set(session.scalars(select(Program.slot).where(Program.batch_id == batch_id, Program.variant == 0)))
+    unsampled = select(Program.slot).where(
+        Program.batch_id == batch_id, Program.status == "kept", ~exists().where(Sample.program_id == Program.id)
+    )
+    in_flight = (
+        select(Program.slot).join(Sample, Sample.program_id == Program.id)
+        .where(Sample.batch_id == batch_id, Sample.status.in_(["pending", "executed"]))
+    )
+    stuck = set(session.scalars(unsampled)) | set(session.scalars(in_flight))
+    return sorted((set(range(programs)) - have) | stuck)
 
 
 def slots_done(session: Session, batch_id: int) -> int:

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 10:32:28.599104
+Create Date: 2026-11-29 10:37:01.727212
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def upgrade() -> None:
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('started_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('finished_at', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('heartbeat_at', sa.DateTime(timezone=True), nullable=True),
     sa.ForeignKeyConstraint(['api_key_id'], ['api_keys.id'], name=op.f('fk_batches_api_key_id_api_keys'), ondelete='SET NULL'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_batches')),
     sa.UniqueConstraint('idempotency_key', name=op.f('uq_batches_idempotency_key'))

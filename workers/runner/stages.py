@@ -113,6 +113,7 @@ def generate(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Seque
             for slot, req, comp in zip(todo, requests, completions)
         ]
         repo.insert_programs(session, rows)
+        repo.touch(session, batch_id)
         for program in repo.programs_in_slots(session, batch_id, todo, status="kept", variant=0):
             if program.dedup_key is None and not repo.claim_dedup(session, program.id, program.normalized_hash):
                 repo.reject_program(session, program.id, "duplicate", "same normalized AST as a kept program")
@@ -185,6 +186,7 @@ def make_inputs(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Se
         if calls:
             _record_calls(session, batch_id, calls, teacher_name, MUTATION_TEMPLATE_VERSION)
         repo.insert_samples(session, rows)
+        repo.touch(session, batch_id)
     return len(rows)
 
 
@@ -269,6 +271,7 @@ def execute(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequen
                 values.update(status="rejected", reject_reason=outcome.reason, reject_detail=outcome.detail)
             repo.update_sample(session, sample_id, **values)
         repo.reject_failed_mutants(session, batch_id, slots)
+        repo.touch(session, batch_id)
     if unjudged:
         raise SandboxUnavailable(f"{unjudged} of {len(pending)} runs could not be judged (sandbox_error); retry the chunk")
     return len(pending)

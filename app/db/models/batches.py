@@ -33,6 +33,8 @@ class Batch(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    # last time a stage wrote for this batch; the resume task re-dispatches stalled batches
+    heartbeat_at: Mapped[datetime | None]
 
     __table_args__ = (Index(None, "status", "created_at"),)
 

@@ -37,7 +37,7 @@ def batch_or_404(batch_id: int = BatchId, session: Session = Depends(db_session)
     "", response_model=BatchRead, status_code=status.HTTP_202_ACCEPTED,
     summary="Queue a batch over a slice of the constraint grid",
     responses={200: {"model": BatchRead, "description": "a retry with a used Idempotency-Key: the batch it created"},
-               **errors(409, 415, 422, *AUTH_ERRORS)},
+               **errors(400, 409, 415, 422, *AUTH_ERRORS)},
     dependencies=[Depends(require_json)],
 )
 def create_batch(

@@ -15,7 +15,7 @@ class ErrorRead(BaseModel):
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """`responses=` entries for domain errors, so the OpenAPI document lists every status."""
     text = {
-        400: "bad request (e.g. an invalid cursor)", 401: "missing or unknown API key",
+        400: "bad request: an unparseable body or an invalid cursor", 401: "missing or unknown API key",
         403: "revoked API key", 404: "not found", 409: "conflict with the current state",
         415: "the body must be application/json", 422: "the payload is invalid",
         429: "rate limit exceeded; see Retry-After",

@@ -83,12 +83,14 @@ def test_quotas_limits_and_stratification():
     assert all(len(o) == 1 for o in owners.values())
 
 
-def test_oversubscribed_splits_share_in_proportion():
+def test_oversubscribed_splits_are_water_filled():
+    """Too few samples for every target: small splits get theirs in full, big ones share the rest."""
     cands = [_cand(i, i) for i in range(100)]
-    splits = (SplitSpec("big", (TaskQuota("io", 300),)), SplitSpec("small", (TaskQuota("io", 100),)))
+    splits = (SplitSpec("big", (TaskQuota("io", 300),)), SplitSpec("huge", (TaskQuota("io", 900),)),
+              SplitSpec("small", (TaskQuota("io", 10),)))
     plan = build_splits(cands, splits, seed=0)
-    assert plan.counts["big"]["io"] + plan.counts["small"]["io"] == 100
-    assert abs(plan.counts["big"]["io"] - 75) <= 2
+    assert plan.counts["small"]["io"] == 10
+    assert plan.counts["big"]["io"] == plan.counts["huge"]["io"] == 45
 
 
 def test_curriculum_orders_easy_to_hard_and_seed_shuffles():

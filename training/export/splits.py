@@ -1,10 +1,11 @@
 """The split builder: disjoint, stratified, seeded, and a pure function of its inputs.
 
 1. Clusters (near-duplicate programs) are dealt to splits in a seeded order. Dealing is
-   done per stratum (level x type): a cluster goes to the split whose share of that stratum
-   is least filled, so each split mirrors the population's level/type mix and no cluster
-   is ever in two splits. Open-ended splits (a quota without a count) only get clusters no
-   sized split needs.
+   done per stratum (level x type): a cluster goes to a split still short of its share of
+   that stratum, so each split mirrors the population's level/type mix and no cluster is
+   ever in two splits; among those, the split holding the fewest samples wins (small
+   splits are never starved by big ones). Open-ended splits (a quota without a count)
+   only get clusters that no sized split needs.
 2. Inside a split, each task quota takes a proportional, stratified pick of the samples
    still unused that are eligible for the task (white-box needs step questions; the
    split's result-length limit applies to all of its tasks).
@@ -99,13 +100,15 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
         out[splits[i].name].extend(members[key])
 
     def neediest(key: int, allowed) -> int | None:
-        """The allowed sized split that is least filled overall and can use the cluster."""
-        best, best_rank = None, 0.0
+        """The allowed sized split, short of its target, holding the fewest samples so far
+        (water-filling: when the database is too small for every target, small splits are
+        served in full and big ones share the rest)."""
+        best, best_rank = None, None
         for i, gain in enumerate(gains[key]):
             t = targets[i]
             if gain and t and allowed(i) and global_filled[i] < t:
-                rank = (t - global_filled[i]) / t
-                if rank > best_rank:
+                rank = (-global_filled[i], (t - global_filled[i]) / t)
+                if best_rank is None or rank > best_rank:
                     best, best_rank = i, rank
         return best
 

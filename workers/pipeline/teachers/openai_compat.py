@@ -101,6 +101,10 @@ class OpenAICompatibleTeacher:
         self._states: dict[asyncio.AbstractEventLoop, _LoopState] = {}
 
     async def complete(self, request: ChatRequest) -> Completion:
+        """One Completion per request, never an exception for an API failure. `latency_ms`
+        runs from the first attempt to the answer (retries and backoff included, waiting for a
+        slot or the rate limiter before the first attempt excluded); tokens and cost are those
+        of the successful attempt, as failed attempts report no usage."""
         spec = self.spec
         n = request.n if request.n > 1 else spec.n
         params = self._params(request, n)

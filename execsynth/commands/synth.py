@@ -122,7 +122,7 @@ def register(root: typer.Typer) -> None:
         teacher: str = typer.Option(None, "--teacher", help="builtin or a configured teacher name"),
         solver: str = typer.Option(None, "--solver", help="configured teacher used as the student for pass@k"),
         k: int = typer.Option(10, "--solver-k", min=1, max=100, help="solver predictions per sample"),
-        keep_band: str = typer.Option(None, "--keep-band", help="LO,HI: solver passes (solver mode) or difficulty score (features mode)"),
+        keep_band: str = typer.Option(None, "--keep-band", help="LO,HI in [0,1]: keep samples whose solve rate (solver passes/k, or the feature estimate) lies in the band; default: 0,0.3 with a solver, none without"),
         mutation: bool = typer.Option(False, "--mutation/--no-mutation", help="also keep AST mutants of each program"),
         llm_mutation: bool = typer.Option(True, "--llm-mutation/--no-llm-mutation", help="ask the teacher for one rewritten input per program"),
         chunk_size: int = typer.Option(64, "--chunk-size", min=1, max=10_000),
@@ -137,8 +137,8 @@ def register(root: typer.Typer) -> None:
                 lo, hi = (float(x) for x in keep_band.split(","))
             except ValueError:
                 fail("--keep-band must be two numbers LO,HI", 2)
-            if lo > hi:
-                fail("--keep-band: LO must not exceed HI", 2)
+            if not 0.0 <= lo <= hi <= 1.0:
+                fail("--keep-band: need 0 <= LO <= HI <= 1", 2)
             band = [lo, hi]
         spec = build_spec(_csv(levels) or [], _csv(types), _csv(methods), programs, inputs_per_program, mutation, solver, band, k, llm_mutation)
         validate_spec(spec, seed, teacher_name, settings)

@@ -21,7 +21,7 @@ class BatchPlan:
     levels: tuple[str, ...] = ("C1", "C2", "C3", "C4", "C5", "C6")
     types: tuple[str, ...] | None = None
     methods: tuple[str, ...] | None = None
-    knobs: dict[str, Any] | None = None  # custom knob settings instead of standard levels
+    knobs: tuple[dict[str, Any], ...] = ()  # custom levels (knob settings), after the standard ones
     inputs_per_program: int = 3
     llm_mutation: bool = True  # one teacher call per program rewriting its arguments
     mutation: bool = False  # AST program mutants
@@ -30,7 +30,9 @@ class BatchPlan:
     difficulty_mode: str = "features"  # or "solver"
     solver: str | None = None
     solver_policy: SolverPolicy = field(default_factory=SolverPolicy)
-    keep_band: tuple[float, float] | None = None  # features mode: difficulty-score band
+    # keep samples whose solve rate (solver: passes / k; features: the estimator's rate) lies in
+    # [lo, hi]; None keeps all (the features-mode default: labels only)
+    keep_band: tuple[float, float] | None = None
     exec_policy: ExecPolicy = field(default_factory=ExecPolicy)
     bounds: SizeBounds = field(default_factory=SizeBounds)
     max_tokens: int | None = None
@@ -40,24 +42,27 @@ class BatchPlan:
     def from_spec(cls, spec: dict[str, Any], seed: int) -> "BatchPlan":
         difficulty = spec.get("difficulty") or {}
         budget = spec.get("budget") or {}
-        band = difficulty.get("keep_band")
         mode = difficulty.get("mode", "solver" if difficulty.get("solver") else "features")
+        band = difficulty.get("keep_band")
+        if band is None and mode == "solver":
+            band = (0.0, 0.3)  # the reference: pass count <= 3 of 10
         solver_policy = SolverPolicy(
             k=int(difficulty.get("k", 10)),
             temperature=float(difficulty.get("temperature", 1.0)),
-            keep_min=int(band[0]) if mode == "solver" and band else 0,
-            keep_max=int(band[1]) if mode == "solver" and band else 3,
             require_teacher_solves=bool(difficulty.get("require_teacher_solves", False)),
         )
+        knobs = spec.get("knobs") or ()
+        if isinstance(knobs, dict):
+            knobs = (knobs,)
         mutation = spec.get("mutation", False)
         execution = spec.get("execution") or {}
         return cls(
             programs=int(spec.get("programs", spec.get("count", 0))),
             seed=seed,
-            levels=tuple(spec.get("levels") or cls.levels),
+            levels=tuple(spec.get("levels") or (() if knobs else cls.levels)),
             types=tuple(spec["types"]) if spec.get("types") else None,
             methods=tuple(spec["methods"]) if spec.get("methods") else None,
-            knobs=spec.get("knobs"),
+            knobs=tuple(dict(k) for k in knobs),
             inputs_per_program=int(spec.get("inputs_per_program", 3)),
             llm_mutation=bool(spec.get("llm_mutation", True)),
             mutation=bool(mutation),
@@ -66,7 +71,7 @@ class BatchPlan:
             difficulty_mode=mode,
             solver=difficulty.get("solver"),
             solver_policy=solver_policy,
-            keep_band=(float(band[0]), float(band[1])) if mode == "features" and band else None,
+            keep_band=(float(band[0]), float(band[1])) if band else None,
             exec_policy=ExecPolicy(
                 max_result_chars=int(execution.get("max_result_chars", 1000)),
                 max_trace_steps=int(execution.get("max_trace_steps", 5000)),

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from app.synthesis import repository as repo
 from workers.pipeline.arg_mutation import MUTATION_TEMPLATE_VERSION, build_mutation_messages, parse_mutation, sample_reference_values
 from workers.pipeline.difficulty import (
-    compute_features, difficulty_score, level_from_pass_rate, level_from_score, score_completion, solver_request,
+    compute_features, difficulty_score, estimated_pass_rate, level_from_pass_rate, score_completion, solver_request,
 )
 from workers.pipeline.execution import ExecItem, execute_items
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, args_hash, distinct_inputs
@@ -299,15 +299,13 @@ def finish(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequenc
         verdict = None
         if sample_id in solver_scores:
             passes, k = solver_scores[sample_id]
-            values.update(solver_passes=passes, solver_k=k, difficulty_level=level_from_pass_rate(passes / k if k else 0.0))
-            if passes < plan.solver_policy.keep_min:
-                verdict = "too_hard"
-            elif passes > plan.solver_policy.keep_max:
-                verdict = "too_easy"
+            rate = passes / k if k else 0.0
+            values.update(solver_passes=passes, solver_k=k, difficulty_level=level_from_pass_rate(rate))
         else:
-            values["difficulty_level"] = level_from_score(score)
-            if plan.keep_band and not plan.keep_band[0] <= score <= plan.keep_band[1]:
-                verdict = "too_easy" if score < plan.keep_band[0] else "too_hard"
+            rate = estimated_pass_rate(score)
+            values["difficulty_level"] = level_from_pass_rate(rate)
+        if plan.keep_band and not plan.keep_band[0] <= rate <= plan.keep_band[1]:
+            verdict = "too_easy" if rate > plan.keep_band[1] else "too_hard"
         if sample_id in teacher_ok:
             values["teacher_solved"] = teacher_ok[sample_id]
             if not teacher_ok[sample_id] and verdict is None:

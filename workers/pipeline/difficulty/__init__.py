@@ -2,14 +2,14 @@
 
 from workers.pipeline.difficulty.features import Features, compute_features
 from workers.pipeline.difficulty.levels import (
-    LEVEL_NAMES, difficulty_score, estimator_fit, level_from_pass_rate, level_from_score,
+    LEVEL_NAMES, difficulty_score, estimated_pass_rate, estimator_fit, level_from_pass_rate, level_from_score,
 )
 from workers.pipeline.difficulty.solver import (
     SOLVER_TEMPLATE_VERSION, SolverPolicy, SolverScore, score_completion, solver_messages, solver_request,
 )
 
 __all__ = [
-    "Features", "compute_features", "LEVEL_NAMES", "difficulty_score", "estimator_fit",
+    "Features", "compute_features", "LEVEL_NAMES", "difficulty_score", "estimated_pass_rate", "estimator_fit",
     "level_from_pass_rate", "level_from_score", "SOLVER_TEMPLATE_VERSION", "SolverPolicy",
     "SolverScore", "score_completion", "solver_messages", "solver_request",
 ]

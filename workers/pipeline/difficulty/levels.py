@@ -13,9 +13,11 @@ LEVEL_NAMES = ("C1", "C2", "C3", "C4", "C5", "C6")
 # Pass-rate bands, easiest first: >= 0.9 -> C1, >= 0.7 -> C2, ... , < 0.1 -> C6.
 PASS_RATE_FLOORS = (0.9, 0.7, 0.5, 0.3, 0.1)
 
-# Score thresholds between consecutive levels. Calibrated on builtin-teacher programs
-# (bench/pipeline.py prints the per-level score medians they sit between).
-SCORE_THRESHOLDS = (3.0, 4.2, 5.4, 6.6, 7.8)
+# The feature estimator maps a difficulty score to an estimated solve rate with a logistic
+# curve, so feature labels and solver labels share one scale (and one keep band). Centre and
+# slope were set on builtin-teacher programs (bench/pipeline.py prints score medians per level).
+SCORE_CENTRE = 5.4
+SCORE_SLOPE = 1.2
 
 
 def level_from_pass_rate(rate: float) -> str:
@@ -39,11 +41,13 @@ def difficulty_score(f: Features) -> float:
     )
 
 
+def estimated_pass_rate(score: float) -> float:
+    """Estimated share of a student's attempts that would solve the sample, in (0, 1)."""
+    return 1.0 / (1.0 + math.exp((score - SCORE_CENTRE) / SCORE_SLOPE))
+
+
 def level_from_score(score: float) -> str:
-    for threshold, name in zip(SCORE_THRESHOLDS, LEVEL_NAMES):
-        if score < threshold:
-            return name
-    return LEVEL_NAMES[-1]
+    return level_from_pass_rate(estimated_pass_rate(score))
 
 
 def _ranks(values: Sequence[float]) -> list[float]:

@@ -24,8 +24,6 @@ _INSTRUCTIONS = (
 class SolverPolicy:
     k: int = 10
     temperature: float = 1.0
-    keep_min: int = 0  # keep samples with keep_min <= passes <= keep_max
-    keep_max: int = 3
     require_teacher_solves: bool = False
 
 

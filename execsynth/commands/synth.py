@@ -93,13 +93,15 @@ def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int,
 
 
 def print_funnel(funnel: dict[str, Any]) -> None:
-    table = Table(title="funnel per level", title_justify="left")
-    table.add_column("level")
+    """Stages as rows, levels as columns (narrow terminals keep every number readable)."""
+    levels = list(funnel["levels"])
+    table = Table(title="funnel (programs, then samples = program x input)", title_justify="left")
+    table.add_column("stage")
+    for level in levels:
+        table.add_column(level, justify="right")
+    table.add_column("total", justify="right", style="bold")
     for stage in STAGES:
-        table.add_column(stage.replace("_", " "), justify="right")
-    for level, counts in funnel["levels"].items():
-        table.add_row(level, *(str(counts[s]) for s in STAGES))
-    table.add_row("[bold]total", *(f"[bold]{funnel['total'][s]}" for s in STAGES))
+        table.add_row(stage.replace("_", " "), *(str(funnel["levels"][lv][stage]) for lv in levels), str(funnel["total"][stage]))
     console.print(table)
     if funnel["reasons"]:
         reasons = Table(title="rejections by reason", title_justify="left")

@@ -8,6 +8,7 @@ from fastapi.responses import JSONResponse
 from app.api import health, v1
 from app.core.config import Settings, get_settings
 from app.core.errors import DomainError
+from app.web.router import router as dashboard_router
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -20,6 +21,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.include_router(health.router)
     app.include_router(v1.router)
+    app.include_router(dashboard_router)
 
     @app.exception_handler(DomainError)
     async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:

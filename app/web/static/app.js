@@ -1,0 +1,231 @@
+// Wires the dashboard together: filters, API key, the refresh loop, and the panels.
+// Each refresh sets <body data-refreshed="n"> when every panel has been redrawn, which is
+// what the browser tests (and anyone scripting the page) wait on.
+
+import { allSamples, getJson, getKey, setKey } from "./api.js";
+import { foldDifficulty, inDateRange, meanByLevel } from "./aggregate.js";
+import { loadBatches, renderBatches } from "./batches.js";
+import { chartsAvailable, renderDifficulty, renderFeatures } from "./charts.js";
+import { $, esc, fmtInt, fmtPct, notice } from "./dom.js";
+import { renderFunnel } from "./funnel.js";
+import { apiFilters, clearSamples, loadSampleList, openSample, stepBy } from "./samples.js";
+
+const FEATURE_SAMPLES_PER_LEVEL = 8; // sample details read per level for the features chart
+const UNFILTERED_FEATURE_ROWS = 2000;
+const featureCache = new Map(); // sample id -> features (a sample's features never change)
+const view = { catalog: null, timer: null, busy: false, pending: null, refreshed: 0, difficulty: null, rows: null };
+
+function readFilters() {
+  return {
+    batch_id: $("f-batch").value, type: $("f-type").value, method: $("f-method").value,
+    level: $("f-level").value, from: $("f-from").value, to: $("f-to").value,
+  };
+}
+
+const needsSampleRows = (f) => Boolean(f.type || f.method || f.level || f.from || f.to);
+
+function fillSelect(el, options, keep = true) {
+  const current = el.value;
+  const first = el.options[0].outerHTML;
+  el.innerHTML = first + options.map(([value, label]) => `<option value="${esc(value)}">${esc(label)}</option>`).join("");
+  if (keep && [...el.options].some((o) => o.value === current)) el.value = current;
+}
+
+function fillMethods() {
+  const type = $("f-type").value;
+  const entries = view.catalog ? view.catalog.entries.filter((e) => !type || e.type === type) : [];
+  const methods = [...new Set(entries.map((e) => e.method))].sort();
+  fillSelect($("f-method"), methods.map((m) => [m, m]));
+}
+
+async function loadCatalog() {
+  view.catalog = await getJson("/v1/constraints");
+  fillSelect($("f-type"), view.catalog.types.map((t) => [t, t]));
+  fillSelect($("f-level"), view.catalog.levels.map((l) => [l.name, l.name]));
+  fillMethods();
+}
+
+function showKey() {
+  const key = getKey();
+  $("key-state").textContent = key ? `key ${key.slice(0, 8)}…` : "no key";
+  $("key-state").className = key ? "pill ok" : "pill";
+  if (!key) notice("key", "Sample reads need an API key: create one with `execsynth apikey create --name me` and paste it above.", "info");
+  else notice("key", null);
+}
+
+async function difficultyFor(filters) {
+  if (!needsSampleRows(filters)) {
+    view.rows = null;
+    return { stats: await getJson("/v1/stats/difficulty", { batch_id: filters.batch_id }), note: "" };
+  }
+  if (!getKey()) throw new Error("filtering by type, method, level or date needs an API key");
+  const { items, truncated } = await allSamples(apiFilters(filters));
+  view.rows = inDateRange(items, filters.from, filters.to);
+  const note = truncated ? `computed from the first ${fmtInt(items.length)} matching samples` : "";
+  return { stats: foldDifficulty(view.rows), note };
+}
+
+function renderKpis(stats) {
+  const solved = stats.by_level.reduce((a, b) => a + b.solved_samples, 0);
+  const rateSum = stats.by_level.reduce((a, b) => a + (b.mean_pass_rate || 0) * b.solved_samples, 0);
+  $("kpi-total").textContent = fmtInt(stats.total);
+  $("kpi-accepted").textContent = fmtInt(stats.accepted);
+  $("kpi-rate").textContent = stats.total ? fmtPct(stats.accepted / stats.total) : "–";
+  $("kpi-pass").textContent = solved ? fmtPct(rateSum / solved) : "–";
+}
+
+/** Evenly spaced rows of each level, so the features chart covers every level. */
+function spread(rows, perLevel) {
+  const byLevel = new Map();
+  for (const row of rows) byLevel.set(row.level, [...(byLevel.get(row.level) || []), row]);
+  return [...byLevel.values()].flatMap((list) => {
+    const step = Math.max(1, Math.floor(list.length / perLevel));
+    return list.filter((_, i) => i % step === 0).slice(0, perLevel);
+  });
+}
+
+async function updateFeatures(filters) {
+  const pick = $("feature-pick");
+  const label = pick.options[pick.selectedIndex].text;
+  if (!getKey()) {
+    renderFeatures([], label);
+    $("features-caption").textContent = "needs an API key (features are read from the samples)";
+    return;
+  }
+  let rows = view.rows;
+  let scope = "all matching samples";
+  if (!rows) {
+    rows = (await allSamples(apiFilters(filters), UNFILTERED_FEATURE_ROWS)).items;
+    if (rows.length >= UNFILTERED_FEATURE_ROWS) scope = `the first ${fmtInt(rows.length)} samples`;
+  }
+  if (pick.value === "difficulty_score") {
+    const means = meanByLevel(rows, (r) => r.difficulty_score);
+    renderFeatures(means, label);
+    $("features-caption").textContent = `mean over ${scope} (n per level: ${means.map((m) => `${m.level} ${m.n}`).join(", ") || "none"})`;
+    return;
+  }
+  const chosen = spread(rows, FEATURE_SAMPLES_PER_LEVEL);
+  await Promise.all(chosen.filter((r) => !featureCache.has(r.id)).map(async (r) => {
+    const detail = await getJson(`/v1/samples/${r.id}`, { include_trace: false }, { auth: true });
+    featureCache.set(r.id, detail.features || {});
+  }));
+  const means = meanByLevel(chosen, (r) => featureCache.get(r.id)[pick.value]);
+  renderFeatures(means, label);
+  $("features-caption").textContent = `mean over up to ${FEATURE_SAMPLES_PER_LEVEL} samples per level, spread over ${scope} (n: ${means.map((m) => `${m.level} ${m.n}`).join(", ") || "none"})`;
+}
+
+async function section(name, work) {
+  try {
+    await work();
+    notice(name, null);
+  } catch (err) {
+    notice(name, `${name}: ${err.message}`, err.status === 401 || err.status === 403 ? "warn" : "error");
+  }
+}
+
+export async function refresh({ samples = true } = {}) {
+  if (view.busy) {
+    view.pending = { samples: samples || Boolean(view.pending && view.pending.samples) };
+    return;
+  }
+  view.busy = true;
+  document.body.dataset.busy = "1";
+  const filters = readFilters();
+  $("scope").textContent = filters.batch_id ? `batch ${filters.batch_id}` : "all batches";
+  try {
+    await section("batches", async () => {
+      const { list, details } = await loadBatches();
+      fillSelect($("f-batch"), list.map((b) => [String(b.id), `#${b.id} ${b.status}`]));
+      renderBatches(details);
+    });
+    await section("funnel", async () => renderFunnel(await getJson("/v1/stats/funnel"), filters.batch_id));
+    await section("difficulty", async () => {
+      const { stats, note } = await difficultyFor(filters);
+      view.difficulty = stats;
+      renderDifficulty(stats);
+      renderKpis(stats);
+      notice("difficulty-note", note || null, "info");
+    });
+    await section("features", () => updateFeatures(filters));
+    if (samples) {
+      await section("samples", async () => {
+        if (!getKey()) return clearSamples("enter an API key to browse samples");
+        await loadSampleList(filters);
+      });
+    }
+    $("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+  } finally {
+    view.busy = false;
+    document.body.dataset.busy = "";
+    view.refreshed += 1;
+    document.body.dataset.refreshed = String(view.refreshed);
+  }
+  if (view.pending) {
+    const again = view.pending;
+    view.pending = null;
+    await refresh(again);
+  }
+}
+
+function schedule() {
+  clearInterval(view.timer);
+  view.timer = null;
+  if ($("auto-refresh").checked) {
+    view.timer = setInterval(() => refresh({ samples: false }), Number($("refresh-every").value) * 1000);
+  }
+}
+
+function wire() {
+  $("key-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    setKey($("api-key").value);
+    $("api-key").value = "";
+    showKey();
+    refresh();
+  });
+  $("key-clear").addEventListener("click", () => {
+    setKey("");
+    showKey();
+    refresh();
+  });
+  for (const id of ["f-batch", "f-method", "f-level", "f-from", "f-to", "s-status"]) {
+    $(id).addEventListener("change", () => refresh());
+  }
+  $("f-type").addEventListener("change", () => {
+    fillMethods();
+    refresh();
+  });
+  $("filters").addEventListener("reset", () => setTimeout(() => {
+    fillMethods();
+    refresh();
+  }));
+  $("feature-pick").addEventListener("change", () => section("features", () => updateFeatures(readFilters())));
+  $("auto-refresh").addEventListener("change", schedule);
+  $("refresh-every").addEventListener("change", schedule);
+  $("refresh-now").addEventListener("click", () => refresh());
+  $("samples-more").addEventListener("click", () => section("samples", () => loadSampleList(readFilters(), { append: true })));
+  $("samples").addEventListener("click", (ev) => {
+    const row = ev.target.closest("tr[data-sample]");
+    if (row) section("sample", () => openSample(row.dataset.sample));
+  });
+  $("trace-prev").addEventListener("click", () => stepBy(-1));
+  $("trace-next").addEventListener("click", () => stepBy(1));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.matches("input, select, textarea")) return;
+    if (ev.key === "ArrowLeft") stepBy(-1);
+    if (ev.key === "ArrowRight") stepBy(1);
+  });
+}
+
+async function main() {
+  if (!chartsAvailable()) {
+    notice("charts", "Charts are unavailable: the charting library is not installed. Run scripts/install_web_assets.sh on the server, then reload.", "error");
+  }
+  wire();
+  showKey();
+  await section("constraints", loadCatalog);
+  await refresh();
+  schedule();
+}
+
+main();

@@ -1,0 +1,99 @@
+// Chart.js rendering. Charts are created once per canvas and updated in place on refresh, so
+// auto-refresh does not flicker; tests read the rendered data back with Chart.getChart(id).
+
+export const COLORS = {
+  accepted: "#2a9d8f",
+  other: "#e76f51",
+  progress: "#e9c46a",
+  neutral: "#457b9d",
+  grid: "rgba(120, 130, 150, 0.18)",
+  text: "#c9d1e0",
+};
+
+export function chartsAvailable() {
+  return typeof window.Chart === "function" && !window.EXECSYNTH_CHART_MISSING;
+}
+
+function baseOptions({ stacked = false, horizontal = false } = {}) {
+  const axis = { stacked, grid: { color: COLORS.grid }, ticks: { color: COLORS.text } };
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    indexAxis: horizontal ? "y" : "x",
+    plugins: { legend: { labels: { color: COLORS.text, boxWidth: 12 } } },
+    scales: { x: { ...axis }, y: { ...axis, beginAtZero: true } },
+  };
+}
+
+function upsert(id, type, data, options) {
+  if (!chartsAvailable()) return null;
+  const existing = window.Chart.getChart(id);
+  if (existing) {
+    existing.data = data;
+    existing.update("none");
+    return existing;
+  }
+  return new window.Chart(document.getElementById(id), { type, data, options });
+}
+
+function acceptedStack(buckets) {
+  return {
+    labels: buckets.map((b) => b.key),
+    datasets: [
+      { label: "accepted", data: buckets.map((b) => b.accepted), backgroundColor: COLORS.accepted },
+      { label: "not accepted", data: buckets.map((b) => b.total - b.accepted), backgroundColor: COLORS.other },
+    ],
+  };
+}
+
+export function renderDifficulty(stats) {
+  upsert("chart-level", "bar", acceptedStack(stats.by_level), baseOptions({ stacked: true }));
+  upsert("chart-type", "bar", acceptedStack(stats.by_type), baseOptions({ stacked: true }));
+  upsert("chart-passrate", "bar", {
+    labels: stats.pass_rate.map((b) => b.pass_rate.toFixed(1)),
+    datasets: [
+      { label: "accepted", data: stats.pass_rate.map((b) => b.accepted), backgroundColor: COLORS.accepted },
+      { label: "not accepted", data: stats.pass_rate.map((b) => b.total - b.accepted), backgroundColor: COLORS.other },
+    ],
+  }, baseOptions({ stacked: true }));
+  renderHeatmap(stats.level_pass_rate);
+}
+
+export const PASS_RATE_COLUMNS = Array.from({ length: 11 }, (_, i) => (i / 10).toFixed(1));
+
+/** The level x pass-rate table as a heatmap: cell shade is the count relative to the largest. */
+export function renderHeatmap(table) {
+  const el = document.getElementById("heatmap");
+  const levels = Object.keys(table).sort();
+  const max = Math.max(1, ...levels.flatMap((l) => Object.values(table[l])));
+  const head = `<thead><tr><th>level \\ pass rate</th>${PASS_RATE_COLUMNS.map((c) => `<th>${c}</th>`).join("")}<th>n</th></tr></thead>`;
+  const rows = levels.map((level) => {
+    const cells = PASS_RATE_COLUMNS.map((c) => {
+      const n = table[level][c] || 0;
+      const alpha = n ? 0.15 + 0.85 * (n / max) : 0;
+      return `<td data-level="${level}" data-rate="${c}" style="background: rgba(42, 157, 143, ${alpha.toFixed(3)})">${n || ""}</td>`;
+    }).join("");
+    const total = Object.values(table[level]).reduce((a, b) => a + b, 0);
+    return `<tr><th>${level}</th>${cells}<td class="total">${total}</td></tr>`;
+  }).join("");
+  el.innerHTML = levels.length ? head + `<tbody>${rows}</tbody>` : `<tbody><tr><td class="muted">no solver pass rates yet</td></tr></tbody>`;
+}
+
+export function renderFeatures(means, label) {
+  upsert("chart-features", "bar", {
+    labels: means.map((m) => m.level),
+    datasets: [{ label: `mean ${label}`, data: means.map((m) => m.mean), backgroundColor: COLORS.neutral }],
+  }, baseOptions());
+}
+
+export function renderFunnelChart(stages) {
+  upsert("chart-funnel", "bar", {
+    labels: stages.map((s) => s.stage.replace("_", " ")),
+    datasets: [
+      { label: "passed", data: stages.map((s) => s.passed), backgroundColor: COLORS.accepted },
+      { label: "rejected", data: stages.map((s) => s.rejected), backgroundColor: COLORS.other },
+      { label: "in progress", data: stages.map((s) => s.in_progress), backgroundColor: COLORS.progress },
+    ],
+  }, baseOptions({ stacked: true, horizontal: true }));
+}

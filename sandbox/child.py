@@ -2,7 +2,7 @@
 
 The forkserver forks, and the child: starts its own session, puts /dev/null, the stdout and
 stderr memfds and the result pipe on fds 0-3 and closes everything else, sets its rlimits,
-drops to the unprivileged job uid with no-new-privileges, then runs the module and the call
+drops to the unprivileged job uid, then runs the module and the call
 and writes exactly one result frame to fd 3 before `os._exit`. Stopping conditions (output
 cap, trace cap) finish the run on the spot with `os._exit`, so user code cannot catch them.
 """
@@ -18,7 +18,6 @@ import resource
 import sys
 import types
 
-from . import linux
 from .encoding import encode_value
 from .tracing import USER_FILENAME, exception_info, make_tracer
 from .wire import result_frame
@@ -75,8 +74,26 @@ def _stream(fd: int, cap: int) -> io.TextIOWrapper:
                             errors="strict", newline="\n")
 
 
+_STREAMS: list[io.TextIOWrapper] = []
+
+
+def prepare_streams() -> None:
+    """Build the stdout/stderr wrappers once in the forkserver (fds 1 and 2 are fixed in
+    every child), so a job does not pay for constructing them."""
+    _STREAMS[:] = [_stream(1, 0), _stream(2, 0)]
+
+
+def _job_streams(cap: int) -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
+    if not _STREAMS:
+        prepare_streams()
+    for stream in _STREAMS:
+        raw = stream.buffer.raw
+        raw.cap, raw.total = cap, 0
+    return _STREAMS[0], _STREAMS[1]
+
+
 def lock_down(limits: dict, job_ids: tuple[int, int] | None, workdir: str) -> None:
-    """Session, rlimits, unprivileged ids and no-new-privileges, in that order."""
+    """Session, rlimits and unprivileged ids (no-new-privileges is set on the forkserver)."""
     os.setsid()
     hard = {resource.RLIMIT_CPU: (limits["cpu_s"], limits["cpu_s"] + 1),
             resource.RLIMIT_AS: (limits["memory_mb"] << 20,) * 2,
@@ -91,7 +108,6 @@ def lock_down(limits: dict, job_ids: tuple[int, int] | None, workdir: str) -> No
         os.setgroups([])
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
-    linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
     os.chdir(workdir)
 
 
@@ -133,8 +149,7 @@ def _guard_settrace(tracer) -> None:
 def run_job(job: dict) -> None:
     limits = job["limits"]
     chars = limits["value_chars"]
-    sys.stdout = _stream(1, limits["output_bytes"])
-    sys.stderr = _stream(2, limits["output_bytes"])
+    sys.stdout, sys.stderr = _job_streams(limits["output_bytes"])
     if "random" in sys.modules:
         sys.modules["random"].seed(job["hash_seed"])
     tracer = None

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STATUSES = ("ok", "exception", "timeout", "memory_limit", "output_limit", "trace_limit",
-            "killed", "sandbox_error")
-# Statuses that judge the program; sandbox_error means the run could not be judged.
-VERDICTS = STATUSES[:-1]
+from .statuses import STATUSES, VERDICTS  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,6 @@
+"""Run statuses, in a module of their own so the forkserver can import them cheaply."""
+
+STATUSES = ("ok", "exception", "timeout", "memory_limit", "output_limit", "trace_limit",
+            "killed", "sandbox_error")
+# Statuses that judge the program; sandbox_error means the run could not be judged.
+VERDICTS = STATUSES[:-1]

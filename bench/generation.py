@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -47,15 +48,16 @@ async def _timed_run(teacher: OpenAICompatibleTeacher, concurrency: int, waves: 
     try:
         await complete_all(teacher, [_request(-i - 1) for i in range(concurrency)])  # open the connections
         requests = [_request(i) for i in range(concurrency * waves)]
-        started = time.perf_counter()
+        cpu_started, started = time.process_time(), time.perf_counter()
         completions = await complete_all(teacher, requests)
-        elapsed = time.perf_counter() - started
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     finally:
         await teacher.aclose()
     return {
         "requests": len(requests),
         "errors": sum(c.status != "ok" for c in completions),
         "elapsed_s": elapsed,
+        "client_cpu_ms_per_request": cpu * 1000 / len(requests),
         "p50_latency_ms": statistics.median(c.latency_ms for c in completions),
     }
 
@@ -153,10 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     if not args.skip_teacher:
         print(f"(b) teacher client vs fake server, L={args.latency * 1000:.0f} ms, {waves} waves of C requests")
-        print("    C      req   req/s   ideal   efficiency  p50 ms  errors")
+        print(f"    load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (the client needs one free core)")
+        print("    C      req   req/s   ideal   efficiency  p50 ms  client CPU ms/req  errors")
         for row in bench_teacher(args.latency, concurrencies, waves):
             print(f"    {row['concurrency']:<6} {row['requests']:<5} {row['achieved_rps']:7.1f} {row['ideal_rps']:7.1f}"
-                  f"   {row['efficiency']:9.3f}  {row['p50_latency_ms']:6.0f}  {row['errors']}")
+                  f"   {row['efficiency']:9.3f}  {row['p50_latency_ms']:6.0f}  {row['client_cpu_ms_per_request']:17.2f}  {row['errors']}")
             if row["concurrency"] == 64:
                 ok = row["efficiency"] >= TEACHER_TARGET and row["errors"] == 0
                 print(f"    C=64 target >= {TEACHER_TARGET}: {'met' if ok else 'NOT met'}")

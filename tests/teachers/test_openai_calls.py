@@ -8,8 +8,10 @@ import pytest
 
 from tests.fakes.openai_app import FakeChatRequest
 from tests.fakes.openai_server import FakeOpenAIServer, Reply, ServerError, fake_token_count
-from tests.teachers.helpers import chat_request, make_teacher
+from tests.teachers.helpers import chat_request, make_teacher, openai_spec
 from workers.pipeline.teachers.base import complete_all, complete_all_sync
+from workers.pipeline.teachers.openai_compat import OpenAICompatibleTeacher, estimate_request_tokens
+from workers.pipeline.teachers.openai_config import OpenAITeacherSpec
 
 
 def test_concurrency_bound_is_respected(fake_openai_server: FakeOpenAIServer) -> None:
@@ -113,3 +115,27 @@ def test_one_teacher_serves_several_event_loops(fake_openai_server: FakeOpenAISe
             await teacher.aclose()
 
     assert asyncio.run(inside_a_loop()) == ["ok", "ok"]
+
+
+class CountingLimiter:
+    """Implements the RateLimiter protocol (as a Redis-backed limiter would) and keeps the takes."""
+
+    def __init__(self) -> None:
+        self.takes: list[tuple[int, int]] = []
+
+    async def acquire(self, requests: int = 1, tokens: int = 0) -> None:
+        self.takes.append((requests, tokens))
+
+
+def test_every_attempt_takes_one_request_and_its_token_estimate(fake_openai_server: FakeOpenAIServer) -> None:
+    fake_openai_server.script(ServerError(500))
+    limiter = CountingLimiter()
+    teacher = OpenAICompatibleTeacher(
+        OpenAITeacherSpec(**openai_spec(fake_openai_server, max_tokens=100, n=2)), name="t", limiter=limiter
+    )
+    request = chat_request(0, "x" * 40)
+    [completion] = complete_all_sync(teacher, [request])
+    expected = estimate_request_tokens(request.messages, 100, 2)
+    assert expected == (len("You are a code generator.") // 4 + 4) + (40 // 4 + 4) + 200 == 224
+    assert (completion.status, completion.attempts) == ("ok", 2)
+    assert limiter.takes == [(1, expected), (1, expected)]

@@ -3,7 +3,8 @@
 Two passes keep memory bounded: `candidates` streams one small record per accepted sample
 (what the split builder needs: ids, strata, cluster keys, sizes), then `load_rows` fetches
 the full rows of the chosen samples a chunk at a time, in the order they will be written.
-Both stream with `yield_per` (a server-side cursor on Postgres).
+Both stream with `yield_per` (a server-side cursor on Postgres). Queries run on the
+session's connection as Core statements: the ORM result layer would double the fetch cost.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence
     if levels:
         stmt = stmt.where(Sample.level.in_(list(levels)))
     intern = sys.intern
-    for row in session.execute(stmt.execution_options(yield_per=STREAM_CHUNK)):
+    for row in session.connection().execute(stmt.execution_options(yield_per=STREAM_CHUNK)):
         (sid, pid, bid, parent, nhash, level, ctype, dlevel, dscore, chars, n_steps, truncated) = row
         if truncated or chars is None:
             continue
@@ -128,7 +129,7 @@ def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Seque
             .join(Execution, Execution.id == Sample.execution_id)
             .where(Sample.id.in_(ids))
         )
-        rows = {r[0]: r for r in session.execute(stmt)}
+        rows = {r[0]: r for r in session.connection().execute(stmt)}
         questions = _questions(session, need_q) if need_q else {}
         solutions = _solutions(session, ids) if with_solutions else {}
         for sid in ids:
@@ -145,7 +146,7 @@ def _questions(session: Session, ids: list[int]) -> dict[int, tuple[dict[str, An
         .order_by(Question.sample_id, Question.position)
     )
     out: dict[int, list[dict[str, Any]]] = {}
-    for sid, kind, pos, line, visit, var, prompt, gold, payload in session.execute(stmt):
+    for sid, kind, pos, line, visit, var, prompt, gold, payload in session.connection().execute(stmt):
         out.setdefault(sid, []).append({"kind": kind, "position": pos, "line": line, "visit": visit,
                                         "variable": var, "text": prompt, "gold_answer": gold,
                                         "payload": payload or {}})

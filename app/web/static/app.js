@@ -31,11 +31,12 @@ function fillSelect(el, options, keep = true) {
   if (keep && [...el.options].some((o) => o.value === current)) el.value = current;
 }
 
-function fillMethods() {
+/** Methods of the chosen type; a type change resets the method (methods belong to a type). */
+function fillMethods(keep = true) {
   const type = $("f-type").value;
   const entries = view.catalog ? view.catalog.entries.filter((e) => !type || e.type === type) : [];
   const methods = [...new Set(entries.map((e) => e.method))].sort();
-  fillSelect($("f-method"), methods.map((m) => [m, m]));
+  fillSelect($("f-method"), methods.map((m) => [m, m]), keep);
 }
 
 async function loadCatalog() {
@@ -192,7 +193,7 @@ function wire() {
     $(id).addEventListener("change", () => refresh());
   }
   $("f-type").addEventListener("change", () => {
-    fillMethods();
+    fillMethods(false);
     refresh();
   });
   $("filters").addEventListener("reset", () => setTimeout(() => {

@@ -1,0 +1,56 @@
+"""The router serves the page, its own files and the charting library, and nothing else."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.core.config import Settings
+from app.main import create_app
+from app.web import router as web
+from tests.dashboard.conftest import Live
+
+
+def test_page_and_assets_are_served_with_their_types(live: Live, chart_library) -> None:
+    page = httpx.get(live.base + "/dashboard")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert 'src="dashboard/static/app.js"' in page.text and 'src="dashboard/vendor/chart.umd.js"' in page.text
+    for name, kind in (("app.js", "text/javascript"), ("charts.js", "text/javascript"), ("dashboard.css", "text/css")):
+        asset = httpx.get(f"{live.base}/dashboard/static/{name}")
+        assert asset.status_code == 200, name
+        assert asset.headers["content-type"].startswith(kind)
+        assert asset.text == (web.STATIC_DIR / name).read_text()
+    library = httpx.get(live.base + "/dashboard/vendor/chart.umd.js")
+    assert library.status_code == 200
+    assert library.headers["content-type"].startswith("text/javascript")
+    assert library.content == (web.VENDOR_DIR / web.CHART_FILE).read_bytes()
+
+
+@pytest.mark.parametrize("name", ["..%2F__init__.py", "..%2F..%2Fmain.py", "index.html", ".hidden.js", "nope.js",
+                                  "%2Fetc%2Fpasswd"])
+def test_only_plain_asset_names_inside_the_static_folder_resolve(live: Live, name: str) -> None:
+    response = httpx.get(f"{live.base}/dashboard/static/{name}")
+    assert response.status_code == 404
+    # names with a slash never reach the route (Starlette's own 404); the rest are refused by it
+    assert response.json() in ({"detail": "Not Found"}, {"error": "not_found", "detail": f"no dashboard asset {name!r}"})
+    if "%2F" not in name:
+        assert response.json()["error"] == "not_found"
+
+
+def test_missing_library_answers_with_the_install_command(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(web, "VENDOR_DIR", tmp_path / "vendor")
+    settings = Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path}/db.sqlite3")
+    with TestClient(create_app(settings)) as client:
+        response = client.get("/dashboard/vendor/chart.umd.js")
+        assert response.status_code == 404
+        assert response.json() == {"error": "asset_missing", "detail": web.INSTALL_HINT}
+        assert "scripts/install_web_assets.sh" in web.INSTALL_HINT
+        assert client.get("/dashboard").status_code == 200
+
+
+def test_dashboard_is_in_the_openapi_document_but_assets_are_not(live: Live) -> None:
+    paths = httpx.get(live.base + "/openapi.json").json()["paths"]
+    assert "/dashboard" in paths
+    assert not [p for p in paths if p.startswith("/dashboard/")]

@@ -9,7 +9,7 @@ from app.api.deps import api_key, db_session, settings_dep
 from app.api.schemas import AUTH_ERRORS, errors
 from app.apikeys.service import Principal
 from app.batches import service
-from app.batches.schemas import BatchCreate, BatchDetail, BatchPage, BatchRead
+from app.batches.schemas import BatchCreate, BatchStatus, BatchDetail, BatchPage, BatchRead
 from app.core.config import Settings
 from app.core.errors import DomainError
 from app.db.models import Batch
@@ -43,7 +43,7 @@ def batch_or_404(batch_id: int = BatchId, session: Session = Depends(db_session)
 def create_batch(
     spec: BatchCreate,
     response: Response,
-    idempotency_key: str | None = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=100,
+    idempotency_key: str | None = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=100, pattern=r"^[\x21-\x7e]+$",
                                          description="retries with the same key and body return the same batch"),
     principal: Principal | None = Depends(api_key),
     session: Session = Depends(db_session),
@@ -61,7 +61,7 @@ def create_batch(
 def list_batches(
     limit: int = Query(default=50, ge=1, le=500),
     offset: int = Query(default=0, ge=0, le=10**9),
-    status_: str | None = Query(default=None, alias="status", max_length=24),
+    status_: BatchStatus | None = Query(default=None, alias="status"),
     session: Session = Depends(db_session),
 ) -> BatchPage:
     return service.list_page(session, limit, offset, status_)

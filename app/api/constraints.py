@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query
 from app.api.schemas import errors
 from app.constraints.schemas import ConstraintsRead
 from app.constraints.service import list_constraints
+from app.samples.schemas import NO_NUL
 
 router = APIRouter(prefix="/constraints", tags=["constraints"])
 
@@ -14,7 +15,7 @@ router = APIRouter(prefix="/constraints", tags=["constraints"])
 @router.get("", response_model=ConstraintsRead, summary="Catalog entries (type, method) and the levels",
             responses=errors(422))
 def constraints(
-    type: str | None = Query(default=None, max_length=32, description="only this type"),
-    method: str | None = Query(default=None, max_length=64, description="only this method"),
+    type: str | None = Query(default=None, max_length=32, pattern=NO_NUL, description="only this type"),
+    method: str | None = Query(default=None, max_length=64, pattern=NO_NUL, description="only this method"),
 ) -> ConstraintsRead:
     return list_constraints(type, method)

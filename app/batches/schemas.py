@@ -16,6 +16,7 @@ ControlKind = Literal["if", "for", "while", "if-elif"]
 MAX_PROGRAMS = 1_000_000
 MAX_INPUTS = 64
 FINISHED = ("completed", "cancelled", "failed", "budget_exhausted")
+BatchStatus = Literal["pending", "running", "completed", "cancelled", "failed", "budget_exhausted"]
 
 
 class KnobsSpec(BaseModel):

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+NO_NUL = r"^[^\x00]*$"  # Postgres text cannot hold NUL: refuse it as bad input, not a 500
+
 
 class SampleFilter(BaseModel):
     """GET /v1/samples query; a difficulty band is a solver_passes or difficulty_score range."""
@@ -14,11 +16,11 @@ class SampleFilter(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     batch_id: int | None = Field(default=None, ge=1, le=2**63 - 1)
-    type: str | None = Field(default=None, max_length=32)
-    method: str | None = Field(default=None, max_length=64)
-    level: str | None = Field(default=None, max_length=16)
+    type: str | None = Field(default=None, max_length=32, pattern=NO_NUL)
+    method: str | None = Field(default=None, max_length=64, pattern=NO_NUL)
+    level: str | None = Field(default=None, max_length=16, pattern=NO_NUL)
     status: Literal["pending", "executed", "accepted", "rejected"] | None = None
-    reject_reason: str | None = Field(default=None, max_length=64)
+    reject_reason: str | None = Field(default=None, max_length=64, pattern=NO_NUL)
     solver_passes_min: int | None = Field(default=None, ge=0, le=1000)
     solver_passes_max: int | None = Field(default=None, ge=0, le=1000)
     difficulty_min: float | None = Field(default=None, ge=-1e9, le=1e9)
@@ -34,7 +36,7 @@ class SampleFilter(BaseModel):
 
 
 class SampleQuery(SampleFilter):
-    cursor: str | None = Field(default=None, max_length=64, description="next_cursor of the previous page")
+    cursor: str | None = Field(default=None, max_length=64, pattern=NO_NUL, description="next_cursor of the previous page")
     limit: int = Field(default=50, ge=1, le=500)
 
 

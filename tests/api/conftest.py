@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,9 +16,20 @@ from app.db.session import session_scope
 from app.main import create_app
 
 
+@pytest.fixture(scope="session")
+def api_redis_url(redis_url: str) -> str:
+    """A Redis database of its own: workers that other test folders start consume the shared
+    one's `pipeline` list, and these tests read that list to see what the API queued."""
+    import redis
+
+    url = os.environ.get("EXECSYNTH_TEST_API_REDIS_URL", redis_url.rsplit("/", 1)[0] + "/9")
+    redis.Redis.from_url(url).delete("pipeline")
+    return url
+
+
 @pytest.fixture()
-def settings(migrated_pg: str, redis_url: str, tmp_path: Path) -> Settings:
-    return Settings(database_url=migrated_pg, broker_url=redis_url, data_dir=tmp_path / "data")
+def settings(migrated_pg: str, api_redis_url: str, tmp_path: Path) -> Settings:
+    return Settings(database_url=migrated_pg, broker_url=api_redis_url, data_dir=tmp_path / "data")
 
 
 @pytest.fixture()

@@ -88,11 +88,11 @@ def test_memory_limiter_windows_on_a_virtual_clock() -> None:
     assert (decision.allowed, decision.remaining) == (True, 1)
 
 
-def test_redis_limiter_counts_in_redis_and_fails_open(redis_url) -> None:
+def test_redis_limiter_counts_in_redis_and_fails_open(api_redis_url) -> None:
     now = [600.0]
     prefix = f"test-rl-{uuid.uuid4().hex[:6]}"
-    limiter = RedisRateLimiter(redis_url, prefix=prefix, clock=lambda: now[0])
+    limiter = RedisRateLimiter(api_redis_url, prefix=prefix, clock=lambda: now[0])
     assert [limiter.hit("k", 2).allowed for _ in range(3)] == [True, True, False]
-    assert int(redis.Redis.from_url(redis_url).get(f"{prefix}:k:10")) == 3
+    assert int(redis.Redis.from_url(api_redis_url).get(f"{prefix}:k:10")) == 3
     dead = RedisRateLimiter("redis://127.0.0.1:1/0", prefix=prefix)
     assert dead.hit("k", 1).allowed is True

@@ -35,7 +35,7 @@ def _queued_batch_ids(redis_url: str) -> list[int]:
     return ids
 
 
-def test_post_creates_a_pending_batch_and_queues_start_batch(client, auth, migrated_pg, redis_url) -> None:
+def test_post_creates_a_pending_batch_and_queues_start_batch(client, auth, migrated_pg, api_redis_url) -> None:
     response = client.post("/v1/batches", json=SPEC, headers=auth)
     assert response.status_code == 202, response.text
     body = response.json()
@@ -46,7 +46,7 @@ def test_post_creates_a_pending_batch_and_queues_start_batch(client, auth, migra
         assert (row.status, row.programs_requested, row.teacher, row.priority) == ("pending", 20, "builtin", 5)
         assert row.spec["levels"] == ["C1", "C3"] and row.spec["difficulty"]["keep_band"] == [0.0, 0.3]
         assert row.api_key_id is not None
-    assert body["id"] in _queued_batch_ids(redis_url)
+    assert body["id"] in _queued_batch_ids(api_redis_url)
 
 
 def test_seed_is_drawn_and_recorded_when_omitted(client, auth) -> None:
@@ -57,7 +57,7 @@ def test_seed_is_drawn_and_recorded_when_omitted(client, auth) -> None:
     assert first["spec"]["seed"] is None
 
 
-def test_idempotency_key_returns_the_same_batch_and_conflicts_on_a_new_body(client, auth, migrated_pg, redis_url) -> None:
+def test_idempotency_key_returns_the_same_batch_and_conflicts_on_a_new_body(client, auth, migrated_pg, api_redis_url) -> None:
     key = {"Idempotency-Key": uuid.uuid4().hex, **auth}
     first = client.post("/v1/batches", json=SPEC, headers=key)
     before = _batch_count(migrated_pg)
@@ -68,7 +68,7 @@ def test_idempotency_key_returns_the_same_batch_and_conflicts_on_a_new_body(clie
     assert other.status_code == 409 and other.json()["error"] == "conflict"
     assert str(first.json()["id"]) in other.json()["detail"]
     assert _batch_count(migrated_pg) == before
-    assert _queued_batch_ids(redis_url).count(first.json()["id"]) == 1
+    assert _queued_batch_ids(api_redis_url).count(first.json()["id"]) == 1
 
 
 def test_concurrent_retries_with_one_key_create_one_batch(client, auth, migrated_pg) -> None:
@@ -134,6 +134,7 @@ def test_list_is_paginated_newest_first(client, auth) -> None:
     assert page["total"] >= 3 and page["limit"] == 2
     second = client.get("/v1/batches", params={"limit": 2, "offset": 1, "status": "pending"}).json()
     assert second["items"][0]["id"] == ids[1]
+    assert client.get("/v1/batches", params={"status": "\x00"}).status_code == 422
 
 
 def test_detail_counts_equal_the_rows(client, migrated_pg) -> None:

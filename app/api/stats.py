@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query, Request, Response
 from sqlalchemy.orm import Session
 
 from app.api.deps import db_session
@@ -32,8 +32,8 @@ def difficulty(
     status: Literal["pending", "executed", "accepted", "rejected"] | None = None,
     session: Session = Depends(db_session),
     cache: SnapshotCache = Depends(stats_cache),
-) -> DifficultyStats:
-    return service.difficulty(session, cache, batch_id, status)
+) -> Response:
+    return Response(service.difficulty_json(session, cache, batch_id, status), media_type="application/json")
 
 
 @router.get("/funnel", response_model=FunnelStats, summary="Funnel counts overall and per recent batch",
@@ -42,5 +42,5 @@ def funnel(
     batches: int = Query(default=50, ge=0, le=1000, description="how many recent batches to list"),
     session: Session = Depends(db_session),
     cache: SnapshotCache = Depends(stats_cache),
-) -> FunnelStats:
-    return service.funnel(session, cache, batches)
+) -> Response:
+    return Response(service.funnel_json(session, cache, batches), media_type="application/json")

@@ -67,7 +67,8 @@ def authenticate(session: Session, presented: str | None) -> Principal:
     if row.revoked_at is not None:
         raise Forbidden(f"API key {row.prefix}... was revoked at {row.revoked_at.isoformat()}")
     now = datetime.now(timezone.utc)
-    repo.touch(session, row.id, now, now - TOUCH_INTERVAL)
+    if row.last_used_at is None or row.last_used_at < now - TOUCH_INTERVAL:
+        repo.touch(session, row.id, now, now - TOUCH_INTERVAL)
     return Principal(row.id, row.name, row.rate_limit_per_minute)
 
 

@@ -65,9 +65,11 @@ def fold_difficulty(rows: Iterable[tuple], max_age_s: float) -> DifficultyStats:
     )
 
 
-def difficulty(session: Session, cache: SnapshotCache, batch_id: int | None, status: str | None) -> DifficultyStats:
-    return cache.get(("difficulty", batch_id, status),
-                     lambda: fold_difficulty(repo.difficulty_groups(session, batch_id, status), cache.ttl_s))
+def difficulty_json(session: Session, cache: SnapshotCache, batch_id: int | None, status: str | None) -> bytes:
+    """The snapshot is kept encoded: re-validating and re-encoding ~200 buckets per request
+    would cost more than serving them."""
+    return cache.get(("difficulty", batch_id, status), lambda: fold_difficulty(
+        repo.difficulty_groups(session, batch_id, status), cache.ttl_s).model_dump_json().encode())
 
 
 def _funnel(session: Session, limit: int, max_age_s: float) -> FunnelStats:
@@ -86,5 +88,5 @@ def _funnel(session: Session, limit: int, max_age_s: float) -> FunnelStats:
     return FunnelStats(overall=overall, batches=batches, computed_at=datetime.now(timezone.utc), max_age_s=max_age_s)
 
 
-def funnel(session: Session, cache: SnapshotCache, limit: int) -> FunnelStats:
-    return cache.get(("funnel", limit), lambda: _funnel(session, limit, cache.ttl_s))
+def funnel_json(session: Session, cache: SnapshotCache, limit: int) -> bytes:
+    return cache.get(("funnel", limit), lambda: _funnel(session, limit, cache.ttl_s).model_dump_json().encode())

@@ -18,6 +18,7 @@ COMMAND_GROUPS: dict[str, str] = {
     "serve": "execsynth.commands.serve",  # serve + worker
     "sandbox": "execsynth.commands.sandbox",
     "synth": "execsynth.commands.synth",
+    "generate": "execsynth.commands.generate",  # constraints list + generate
 }
 
 

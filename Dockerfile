@@ -1,4 +1,10 @@
 # One image for every role (api, workers, beat, migrate); the command picks the role.
+# The dashboard's charting library is fetched from the npm registry in a build stage.
+FROM node:20-slim AS web
+WORKDIR /src
+COPY scripts/install_web_assets.sh scripts/
+RUN mkdir -p app/web && bash scripts/install_web_assets.sh
+
 FROM python:3.11-slim
 
 RUN apt-get update \
@@ -14,6 +20,7 @@ COPY sandbox ./sandbox
 COPY training ./training
 COPY migrations ./migrations
 COPY execsynth ./execsynth
+COPY --from=web /src/app/web/vendor ./app/web/vendor
 RUN pip install --no-cache-dir .
 
 USER execsynth

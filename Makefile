@@ -4,16 +4,20 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: install install-dev demo serve test bench clean
+.PHONY: web-assets install install-dev demo serve test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-install: $(BIN)/python
+# The dashboard's charting library comes from the npm registry at setup (never committed).
+web-assets:
+	bash scripts/install_web_assets.sh
+
+install: $(BIN)/python web-assets
 	$(BIN)/pip install --quiet -e .
 
-install-dev: $(BIN)/python
+install-dev: $(BIN)/python web-assets
 	$(BIN)/pip install --quiet -e '.[dev]'
 
 # The main job on embedded defaults (SQLite, filesystem broker, builtin teacher).
@@ -27,4 +31,4 @@ bench: install-dev
 	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script --quick || exit 1; done
 
 clean:
-	rm -rf $(VENV) execsynth-data .pytest_cache
+	rm -rf $(VENV) execsynth-data .pytest_cache app/web/vendor test-artifacts

@@ -19,6 +19,7 @@ COMMAND_GROUPS: dict[str, str] = {
     "sandbox": "execsynth.commands.sandbox",
     "synth": "execsynth.commands.synth",
     "generate": "execsynth.commands.generate",  # constraints list + generate
+    "export": "execsynth.commands.export",
 }
 
 

@@ -55,4 +55,4 @@ def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "cond
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+    raise AssertionError(f"timed out after {timeout}s waiting for {what() if callable(what) else what}")

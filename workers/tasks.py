@@ -87,11 +87,24 @@ def resume_stalled() -> list[int]:
     return [batch_id for batch_id, _, _ in resumed]
 
 
+class StageTask(Task):
+    """A stage that fails for good (retries exhausted, or an error that is not transient)
+    marks its batch failed with the reason instead of leaving it running forever."""
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        batch_id = args[0] if args else kwargs.get("batch_id")
+        with _scope() as session:
+            repo.set_batch_status(
+                session, batch_id, "failed", only_from=("pending", "running", "budget_exhausted"),
+                error=f"{self.name} slots {args[1:]}: {type(exc).__name__}: {exc}"[:2000], finished_at=repo.now(),
+            )
+
+
 def _stage_task(stage: str):
     name, _queue = STAGE_TASKS[stage]
     func = stages.STAGES[stage]
 
-    @celery_app.task(name=name, bind=True, autoretry_for=(stages.SandboxUnavailable, ConnectionError, OSError),
+    @celery_app.task(name=name, bind=True, base=StageTask, autoretry_for=(stages.SandboxUnavailable, ConnectionError, OSError),
                      retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12)
     def run(self: Task, batch_id: int, start: int, end: int) -> int:
         return func(_scope, stage_deps(get_settings()), batch_id, range(start, end))

@@ -143,16 +143,16 @@ def funnel_counts(session: Session, batch_id: int) -> dict[str, Any]:
     """Counts recomputed from rows (exact under redelivery): programs by status/reason and
     samples by status/reason."""
     programs = session.execute(
-        select(Program.variant > 0, Program.status, Program.reject_reason, func.count())
+        select(Program.variant, Program.status, Program.reject_reason, func.count())
         .where(Program.batch_id == batch_id)
-        .group_by(Program.variant > 0, Program.status, Program.reject_reason)
+        .group_by(Program.variant, Program.status, Program.reject_reason)
     ).all()
     samples = session.execute(
         select(Sample.status, Sample.reject_reason, func.count()).where(Sample.batch_id == batch_id).group_by(Sample.status, Sample.reject_reason)
     ).all()
     out: dict[str, Any] = {"programs": {}, "mutants": {}, "samples": {}}
-    for is_mutant, status, reason, n in programs:
-        bucket = out["mutants" if is_mutant else "programs"]
+    for variant, status, reason, n in programs:
+        bucket = out["mutants" if variant > 0 else "programs"]
         key = status if reason is None else f"{status}:{reason}"
         bucket[key] = bucket.get(key, 0) + n
     for status, reason, n in samples:

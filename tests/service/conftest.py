@@ -66,7 +66,7 @@ class Service:
 
     def wait_done(self, batch_id: int, timeout: float = 300) -> dict:
         wait_for(lambda: self.status(batch_id) not in ("pending", "running"), timeout=timeout, interval=0.5,
-                 what=f"batch {batch_id} to finish; worker logs:\n" + "\n".join(w.log()[-3000:] for w in self.workers))
+                 what=lambda: f"batch {batch_id} to finish; worker logs:\n" + "\n".join(w.log()[-3000:] for w in self.workers))
         return self.client.get(f"/v1/batches/{batch_id}").json()
 
     def stop(self) -> None:

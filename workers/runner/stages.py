@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 from app.synthesis import repository as repo
 from workers.pipeline.arg_mutation import MUTATION_TEMPLATE_VERSION, build_mutation_messages, parse_mutation, sample_reference_values
 from workers.pipeline.difficulty import (
-    compute_features, difficulty_score, estimated_pass_rate, level_from_pass_rate, score_completion, solver_request,
+    SOLVER_TEMPLATE_VERSION, compute_features, difficulty_score, estimated_pass_rate, level_from_pass_rate, score_completion,
+    solver_request,
 )
 from workers.pipeline.execution import ExecItem, execute_items
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, args_hash, distinct_inputs
@@ -289,8 +290,9 @@ def finish(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequenc
         for sample, program in repo.samples_with_status(session, batch_id, slots, "executed"):
             run = repo.execution_by_id(session, sample.execution_id)
             items.append((sample.id, program.slot, program.source, program.entry_point, sample.args_source, run.result, run.trace))
-    solver_scores = _solver_scores(deps, plan, items) if plan.difficulty_mode == "solver" and plan.solver else {}
-    teacher_ok = _teacher_solves(deps, plan, teacher_name, items) if plan.solver_policy.require_teacher_solves else {}
+    calls: list[tuple[str, list[tuple[ChatRequest, Completion]]]] = []
+    solver_scores = _solver_scores(deps, plan, items, calls) if plan.difficulty_mode == "solver" and plan.solver else {}
+    teacher_ok = _teacher_solves(deps, plan, teacher_name, items, calls) if plan.solver_policy.require_teacher_solves else {}
     updates, question_rows = [], []
     for sample_id, slot, code, entry, args, result, trace in items:
         features = compute_features(code, entry, trace, result.get("repr", ""))
@@ -325,6 +327,8 @@ def finish(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequenc
             values["status"] = "accepted"
         updates.append((sample_id, values))
     with scope() as session:
+        for name, pairs in calls:
+            _record_calls(session, batch_id, pairs, name, SOLVER_TEMPLATE_VERSION)
         repo.insert_questions(session, question_rows)
         for sample_id, values in updates:
             repo.update_sample(session, sample_id, **values)
@@ -343,10 +347,12 @@ def _question_row(sample_id: int, question) -> dict[str, Any]:
     }
 
 
-def _solver_scores(deps: StageDeps, plan: BatchPlan, items) -> dict[int, tuple[int, int]]:
+def _solver_scores(deps: StageDeps, plan: BatchPlan, items, calls: list) -> dict[int, tuple[int, int]]:
+    """The student's pass count per sample (request key "sample:<id>/student")."""
     policy = plan.solver_policy
-    requests = [solver_request(f"sample:{sid}", code, entry, args, plan.seed, policy) for sid, _, code, entry, args, _, _ in items]
+    requests = [solver_request(f"sample:{sid}/student", code, entry, args, plan.seed, policy) for sid, _, code, entry, args, _, _ in items]
     completions = complete_all_sync(deps.teacher(plan.solver), requests)
+    calls.append((plan.solver, list(zip(requests, completions))))
     out = {}
     for (sid, _, _, entry, _, result, _), completion in zip(items, completions):
         score = score_completion(completion, result, entry, policy.k)
@@ -355,12 +361,15 @@ def _solver_scores(deps: StageDeps, plan: BatchPlan, items) -> dict[int, tuple[i
     return out
 
 
-def _teacher_solves(deps: StageDeps, plan: BatchPlan, teacher_name: str, items) -> dict[int, bool]:
+def _teacher_solves(deps: StageDeps, plan: BatchPlan, teacher_name: str, items, calls: list) -> dict[int, bool]:
+    """Whether the teacher solves each sample once (request key "sample:<id>/solve"; the SFT
+    export uses a solved call's text as the assistant turn)."""
     from workers.pipeline.difficulty import SolverPolicy
 
     once = SolverPolicy(k=1, temperature=0.0)
-    requests = [solver_request(f"sample:{sid}/teacher", code, entry, args, plan.seed, once) for sid, _, code, entry, args, _, _ in items]
+    requests = [solver_request(f"sample:{sid}/solve", code, entry, args, plan.seed, once) for sid, _, code, entry, args, _, _ in items]
     completions = complete_all_sync(deps.teacher(teacher_name), requests)
+    calls.append((teacher_name, list(zip(requests, completions))))
     return {
         sid: score_completion(c, result, entry, 1).passes == 1
         for (sid, _, _, entry, _, result, _), c in zip(items, completions)

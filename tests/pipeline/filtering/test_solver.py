@@ -27,7 +27,7 @@ def _score(texts: list[str], gold: dict, args: str = "[2, 1]", code: str = CODE)
 
     policy = SolverPolicy(k=len(texts))
     with FakeOpenAIServer(responder=responder) as server:
-        request = solver_request("sample:1", code, "f", args, seed=0, policy=policy)
+        request = solver_request("sample:1/student", code, "f", args, seed=0, policy=policy)
         completion = complete_all_sync(_solver(server), [request])[0]
     assert completion.status == "ok", completion.error
     return score_completion(completion, gold, "f", policy.k).passes, seen[0]

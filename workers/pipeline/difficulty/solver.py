@@ -45,8 +45,9 @@ def solver_messages(code: str, entry_point: str, args: str) -> tuple[dict[str, s
 
 
 def solver_request(key: str, code: str, entry_point: str, args: str, seed: int, policy: SolverPolicy) -> ChatRequest:
+    """`key` is the full natural key of the call (e.g. "sample:12/student")."""
     return ChatRequest(
-        key=f"{key}/solve", messages=solver_messages(code, entry_point, args), purpose="solve",
+        key=key, messages=solver_messages(code, entry_point, args), purpose="solve",
         seed=seed, n=policy.k, temperature=policy.temperature,
         context={"code": code, "entry_point": entry_point, "args": args},
     )

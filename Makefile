@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
+DEMO_PROGRAMS ?= 600
 
 .PHONY: web-assets install install-dev demo serve test bench clean
 
@@ -20,9 +21,10 @@ install: $(BIN)/python web-assets
 install-dev: $(BIN)/python web-assets
 	$(BIN)/pip install --quiet -e '.[dev]'
 
-# The main job on embedded defaults (SQLite, filesystem broker, builtin teacher).
+# The main job on embedded defaults (SQLite, filesystem broker, builtin teacher): a C1-C6
+# batch, then verl and LLaMA-Factory exports with dataset cards under ./execsynth-data.
 demo: install
-	$(BIN)/execsynth serve
+	$(BIN)/execsynth demo --programs $(DEMO_PROGRAMS)
 
 test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -20,6 +20,7 @@ COMMAND_GROUPS: dict[str, str] = {
     "synth": "execsynth.commands.synth",
     "generate": "execsynth.commands.generate",  # constraints list + generate
     "export": "execsynth.commands.export",
+    "demo": "execsynth.commands.demo",
 }
 
 

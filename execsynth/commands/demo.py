@@ -1,0 +1,80 @@
+"""`execsynth demo`: the main job in one command, on embedded defaults. A batch across C1-C6
+with the builtin teacher, then the verl (RL) and LLaMA-Factory (SFT) exports with their
+dataset cards, and where to find the files and the dashboard."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import typer
+
+from app.db import migrate
+from app.db.session import session_scope
+from app.synthesis.batches import create_batch
+from execsynth.commands.common import console, fail, load_settings
+from execsynth.commands.synth import build_spec, print_funnel, run_batch, validate_spec
+
+LEVELS = ["C1", "C2", "C3", "C4", "C5", "C6"]
+# the reference's split sizes add up to about this many samples (METHOD.md section 4)
+REFERENCE_TOTAL = 63_500
+
+
+def scaled_spec(fmt: str, accepted: int, batch_id: int, write: tuple[str, ...]):
+    """The reference split preset, scaled down to what one batch produced."""
+    from training.export import ExportSpec
+    from training.export.spec import TaskQuota
+
+    spec = ExportSpec.from_dict({"preset": "reference", "format": fmt, "batch_ids": [batch_id], "write": list(write)})
+    scale = min(1.0, accepted / REFERENCE_TOTAL)
+    splits = tuple(
+        replace(split, tasks=tuple(TaskQuota(q.task_type, max(1, math.floor((q.count or 0) * scale))) for q in split.tasks))
+        for split in spec.splits
+    )
+    return replace(spec, splits=splits)
+
+
+def register(root: typer.Typer) -> None:
+    @root.command()
+    def demo(
+        programs: int = typer.Option(300, "--programs", "-n", min=6, max=1_000_000, envvar="EXECSYNTH_DEMO_PROGRAMS", help="programs in the batch"),
+        seed: int = typer.Option(0, "--seed", min=0),
+    ) -> None:
+        """Generate a C1-C6 batch with the builtin teacher and export it for verl and LLaMA-Factory."""
+        from training.export import ExportError, ExportSpecError, run_export
+
+        settings = load_settings()
+        spec = build_spec(LEVELS, None, None, programs, 3, False, None, None, 10, True)
+        validate_spec(spec, seed, "builtin", settings)
+        if settings.database_url.startswith("sqlite"):
+            migrate.upgrade(settings.database_url)
+        with session_scope(settings.database_url) as session:
+            batch_id = create_batch(session, spec, seed, "builtin", status="running").id
+        console.rule(f"[bold]batch {batch_id}: {programs} programs over C1-C6, builtin teacher, seed {seed}")
+        funnel = run_batch(settings, batch_id, programs, chunk_size=64)
+        print_funnel(funnel)
+        accepted = funnel["total"]["accepted"]
+        if not accepted:
+            fail("the batch accepted no sample; nothing to export")
+        out_root = settings.exports_dir / f"batch-{batch_id}"
+        written = {}
+        for fmt, splits in (("verl", ("rl", "eval")), ("llamafactory", ("sft",))):
+            export_spec = scaled_spec(fmt, accepted, batch_id, splits)
+            try:
+                with session_scope(settings.database_url) as session:
+                    result = run_export(session, export_spec, out_root / fmt, overwrite=True)
+            except (ExportError, ExportSpecError) as exc:
+                fail(f"{fmt} export failed: {exc}")
+            written[fmt] = result
+        console.rule("[bold]done")
+        console.print(f"{accepted} accepted samples in {funnel['seconds']} s")
+        for fmt, result in written.items():
+            console.print(f"[bold]{fmt}[/bold] export: {result.out_dir}")
+            for f in result.files:
+                rows = "" if f["rows"] is None else f"  ({f['rows']} rows)"
+                console.print(f"    {f['path']}{rows}")
+        console.print(f"database: {settings.database_url}")
+        console.print(
+            f"dashboard: run `execsynth serve` (from this folder) and open "
+            f"http://{settings.api.host}:{settings.api.port}/dashboard"
+        )

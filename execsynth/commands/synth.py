@@ -4,7 +4,9 @@ final funnel table per level."""
 
 from __future__ import annotations
 
+import itertools
 import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
 
 import typer
@@ -64,22 +66,35 @@ def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int,
     deps = stage_deps(settings)
     started = time.monotonic()
     columns = (TextColumn("[bold]synth"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[funnel]}"), TimeElapsedColumn(), TimeRemainingColumn())
+    def run_chunk(slots: list[int]) -> int:
+        for stage in STAGE_FUNCS.values():
+            stage(scope, deps, batch_id, slots)
+        return len(slots)
+
+    chunks = [list(range(start, min(programs, start + chunk_size))) for start in range(0, programs, chunk_size)]
     try:
         with Progress(*columns, console=console, disable=not show_progress) as progress:
             task = progress.add_task("programs", total=programs, funnel="")
-            for start in range(0, programs, chunk_size):
-                slots = list(range(start, min(programs, start + chunk_size)))
-                for stage in STAGE_FUNCS.values():
-                    stage(scope, deps, batch_id, slots)
-                with scope() as session:
-                    counters = repo.funnel_counts(session, batch_id)
-                    status = repo.batch_status(session, batch_id)
-                samples = counters["samples"]
-                accepted = samples.get("accepted", 0)
-                rejected = sum(n for key, n in samples.items() if key.startswith("rejected"))
-                progress.update(task, completed=slots[-1] + 1, funnel=f"accepted {accepted}  rejected {rejected}")
-                if status not in ("pending", "running"):
-                    break
+            # two chunks in flight: while one waits on the sandbox's child processes, the other
+            # does its Python work (parsing, features, questions, writes)
+            with ThreadPoolExecutor(max_workers=2, thread_name_prefix="chunk") as pool:
+                pending = {pool.submit(run_chunk, chunk) for chunk in chunks[:2]}
+                queued = iter(chunks[2:])
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        progress.advance(task, future.result())
+                    with scope() as session:
+                        counters = repo.funnel_counts(session, batch_id)
+                        status = repo.batch_status(session, batch_id)
+                    samples = counters["samples"]
+                    accepted = samples.get("accepted", 0)
+                    rejected = sum(n for key, n in samples.items() if key.startswith("rejected"))
+                    progress.update(task, funnel=f"accepted {accepted}  rejected {rejected}")
+                    if status not in ("pending", "running"):
+                        continue  # cancelled or out of budget: let in-flight chunks end, start none
+                    for chunk in itertools.islice(queued, len(done)):
+                        pending.add(pool.submit(run_chunk, chunk))
     finally:
         close_all()
     with scope() as session:

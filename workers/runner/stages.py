@@ -8,6 +8,7 @@ changes nothing. A stage only touches items in the state it owns (e.g. `execute`
 
 from __future__ import annotations
 
+import hashlib
 import platform
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -313,7 +314,7 @@ def finish(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequenc
             if not teacher_ok[sample_id] and verdict is None:
                 verdict = "teacher_failed"
         if verdict is None:
-            built = build_questions(code, entry, args, result, trace, seed=plan.seed * 7919 + sample_id)
+            built = build_questions(code, entry, args, result, trace, seed=_item_seed(plan.seed, slot, code, args))
             if built.status != "kept":
                 verdict = f"questions_{built.reason}"
             else:
@@ -337,6 +338,12 @@ def finish(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequenc
         if repo.slots_done(session, batch_id) >= batch.programs_requested:
             repo.set_batch_status(session, batch_id, "completed", only_from=ACTIVE, finished_at=repo.now())
     return len(items)
+
+
+def _item_seed(seed: int, slot: int, code: str, args: str) -> int:
+    """A seed from the sample's natural key (never its row id, which depends on write order)."""
+    digest = hashlib.sha256(f"{seed}:{slot}:{code}:{args}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def _question_row(sample_id: int, question) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,31 @@ def _methods(tree: ast.AST) -> int:
     return len(names)
 
 
-def compute_features(code: str, entry_point: str, trace: dict | None, result_repr: str) -> Features:
+@dataclass(frozen=True)
+class _Static:
+    loop_lines: frozenset[int]
+    branch_lines: frozenset[int]
+    methods_used: int
+    ast_nodes: int
+    control_depth: int
+
+
+@lru_cache(maxsize=4096)
+def _static(code: str) -> _Static:
+    """The AST half of the features; a program has several inputs, so it is parsed once."""
     tree = ast.parse(code)
-    loop_lines = _lines_of(tree, (ast.For, ast.While, ast.AsyncFor))
-    branch_lines = _lines_of(tree, (ast.If, ast.IfExp))
+    return _Static(
+        loop_lines=frozenset(_lines_of(tree, (ast.For, ast.While, ast.AsyncFor))),
+        branch_lines=frozenset(_lines_of(tree, (ast.If, ast.IfExp))),
+        methods_used=_methods(tree),
+        ast_nodes=sum(1 for _ in ast.walk(tree)),
+        control_depth=_control_depth(tree),
+    )
+
+
+def compute_features(code: str, entry_point: str, trace: dict | None, result_repr: str) -> Features:
+    static = _static(code)
+    loop_lines, branch_lines = static.loop_lines, static.branch_lines
     steps = (trace or {}).get("steps", [])
     executed: set[tuple[str, int]] = set()
     loop_iterations = branch_decisions = helper_calls = variables_changed = 0
@@ -88,8 +110,8 @@ def compute_features(code: str, entry_point: str, trace: dict | None, result_rep
         max_call_depth=max_depth,
         helper_calls=helper_calls,
         variables_changed=variables_changed,
-        methods_used=_methods(tree),
-        ast_nodes=sum(1 for _ in ast.walk(tree)),
-        control_depth=_control_depth(tree),
+        methods_used=static.methods_used,
+        ast_nodes=static.ast_nodes,
+        control_depth=static.control_depth,
         result_chars=len(result_repr),
     )

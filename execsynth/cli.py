@@ -21,6 +21,7 @@ COMMAND_GROUPS: dict[str, str] = {
     "generate": "execsynth.commands.generate",  # constraints list + generate
     "export": "execsynth.commands.export",
     "demo": "execsynth.commands.demo",
+    "apikey": "execsynth.commands.apikey",
 }
 
 

@@ -65,7 +65,7 @@ def api_key(
         raise
     session.commit()  # last_used_at
     limit = principal.rate_limit_per_minute or settings.api.rate_limit_per_minute
-    decision = limiter.hit(f"key:{principal.key_id}", limit)
+    decision = limiter.hit(f"key:{principal.key_hash_prefix}", limit)
     headers = {"X-RateLimit-Limit": str(decision.limit), "X-RateLimit-Remaining": str(decision.remaining)}
     if not decision.allowed:
         raise _with_headers(RateLimited(

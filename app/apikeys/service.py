@@ -29,6 +29,9 @@ class Principal:
     key_id: int
     name: str
     rate_limit_per_minute: int | None
+    # part of the key's hash: names the key in shared stores (ids repeat across databases
+    # that share one Redis)
+    key_hash_prefix: str = ""
 
 
 def hash_key(key: str) -> str:
@@ -69,7 +72,7 @@ def authenticate(session: Session, presented: str | None) -> Principal:
     now = datetime.now(timezone.utc)
     if row.last_used_at is None or row.last_used_at < now - TOUCH_INTERVAL:
         repo.touch(session, row.id, now, now - TOUCH_INTERVAL)
-    return Principal(row.id, row.name, row.rate_limit_per_minute)
+    return Principal(row.id, row.name, row.rate_limit_per_minute, row.key_hash[:16])
 
 
 def _read(row: ApiKey) -> ApiKeyRead:

@@ -39,22 +39,25 @@ class KnobsSpec(BaseModel):
 
 
 class DifficultyPolicy(BaseModel):
-    """How samples are judged hard enough. `keep_band` is a closed range of the solver pass
-    rate (mode "solver": passes / k) or of the difficulty score (mode "features"), in [0, 1]."""
+    """How samples are judged hard enough. Both modes give each sample a solve rate in [0, 1]:
+    the solver's passes / k (mode "solver"), or the feature estimator's estimated rate (mode
+    "features"). `keep_band` keeps samples whose rate lies in [lo, hi]; it defaults to the
+    reference's [0, 0.3] with a solver and to no filter (labels only) without one."""
 
     model_config = ConfigDict(extra="forbid")
 
     mode: Literal["features", "solver"] = "features"
     solver: str | None = Field(default=None, max_length=64,
                                description='teacher name that plays the student; required for mode "solver"')
-    keep_band: tuple[float, float] = Field(default=(0.0, 0.3), description="[lo, hi], 0 <= lo <= hi <= 1")
+    keep_band: tuple[float, float] | None = Field(default=None, description="[lo, hi] solve rate, 0 <= lo <= hi <= 1")
     k: int = Field(default=10, ge=1, le=64, description="solver attempts per sample")
 
     @model_validator(mode="after")
     def _check(self) -> "DifficultyPolicy":
-        lo, hi = self.keep_band
-        if not (0.0 <= lo <= hi <= 1.0):
-            raise ValueError(f"keep_band must satisfy 0 <= lo <= hi <= 1, got [{lo}, {hi}]")
+        if self.keep_band is not None:
+            lo, hi = self.keep_band
+            if not (0.0 <= lo <= hi <= 1.0):
+                raise ValueError(f"keep_band must satisfy 0 <= lo <= hi <= 1, got [{lo}, {hi}]")
         if self.mode == "solver" and not self.solver:
             raise ValueError('mode "solver" needs a solver name')
         return self
@@ -71,7 +74,7 @@ class BatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "types": ["str", "list"], "methods": ["split", "append"], "levels": ["C1", "C3"],
         "programs": 200, "inputs_per_program": 2, "mutation": True, "teacher": "builtin",
-        "difficulty": {"mode": "features", "keep_band": [0.0, 0.3], "k": 10},
+        "difficulty": {"mode": "features", "k": 10},
         "seed": 7, "priority": 5, "budget": {"max_tokens": 2000000},
     }]})
 

@@ -44,7 +44,7 @@ def test_post_creates_a_pending_batch_and_queues_start_batch(client, auth, migra
     with session_scope(migrated_pg) as session:
         row = session.get(Batch, body["id"])
         assert (row.status, row.programs_requested, row.teacher, row.priority) == ("pending", 20, "builtin", 5)
-        assert row.spec["levels"] == ["C1", "C3"] and row.spec["difficulty"]["keep_band"] == [0.0, 0.3]
+        assert row.spec["levels"] == ["C1", "C3"] and row.spec["difficulty"]["keep_band"] is None  # features mode: labels only
         assert row.api_key_id is not None
     assert body["id"] in _queued_batch_ids(api_redis_url)
 

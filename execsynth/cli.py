@@ -34,12 +34,7 @@ def build_app() -> typer.Typer:
         pretty_exceptions_enable=False,
     )
     for name, module_name in COMMAND_GROUPS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # group not built yet
+        module = importlib.import_module(module_name)
         if hasattr(module, "register"):
             module.register(root)
         else:

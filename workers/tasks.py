@@ -11,6 +11,11 @@ import time
 from datetime import timedelta
 
 from celery import Task, chain
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from sqlalchemy.exc import InterfaceError as DBInterfaceError
+from sqlalchemy.exc import OperationalError as DBOperationalError
 
 from app.core.config import get_settings
 from app.db.session import session_scope
@@ -27,6 +32,14 @@ STAGE_TASKS = {
     "finish": ("execsynth.pipeline.finish", "pipeline"),
 }
 RESUME_STALLED = "execsynth.pipeline.resume_stalled"
+
+
+# The broker, the database or the sandbox being away is never the batch's fault: such a task
+# is retried, and if it still fails the stalled-batch check re-dispatches the chunk later.
+TRANSIENT = (
+    stages.SandboxUnavailable, ConnectionError, TimeoutError, OSError,
+    KombuOperationalError, RedisConnectionError, RedisTimeoutError, DBOperationalError, DBInterfaceError,
+)
 
 
 def _scope():
@@ -47,7 +60,7 @@ def chunk_ranges(slots: list[int], size: int, total: int) -> list[tuple[int, int
     return [(start, min(total, start + size)) for start in starts]
 
 
-@celery_app.task(name=START_BATCH, bind=True, autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=10)
+@celery_app.task(name=START_BATCH, bind=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def start_batch(self: Task, batch_id: int) -> int:
     """Mark the batch running and fan it out: one chain of the four stages per chunk of slots."""
     with _scope() as session:
@@ -88,10 +101,12 @@ def resume_stalled() -> list[int]:
 
 
 class StageTask(Task):
-    """A stage that fails for good (retries exhausted, or an error that is not transient)
-    marks its batch failed with the reason instead of leaving it running forever."""
+    """A stage that fails for good on an error that is not transient marks its batch failed
+    with the reason, instead of leaving it running forever."""
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        if isinstance(exc, TRANSIENT):
+            return
         batch_id = args[0] if args else kwargs.get("batch_id")
         with _scope() as session:
             repo.set_batch_status(
@@ -104,7 +119,7 @@ def _stage_task(stage: str):
     name, _queue = STAGE_TASKS[stage]
     func = stages.STAGES[stage]
 
-    @celery_app.task(name=name, bind=True, base=StageTask, autoretry_for=(stages.SandboxUnavailable, ConnectionError, OSError),
+    @celery_app.task(name=name, bind=True, base=StageTask, autoretry_for=TRANSIENT,
                      retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12)
     def run(self: Task, batch_id: int, start: int, end: int) -> int:
         return func(_scope, stage_deps(get_settings()), batch_id, range(start, end))

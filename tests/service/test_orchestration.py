@@ -152,6 +152,8 @@ def test_teacher_failures_are_retried_or_recorded_and_the_batch_completes(make_s
         reasons = dict(s.execute(
             select(Program.reject_reason, func.count()).where(Program.batch_id == batch_id).group_by(Program.reject_reason)
         ).all())
-    assert stats.requests > len(calls)  # retries happened over real HTTP
+    assert stats.chat_requests > len(calls)  # retries happened over real HTTP
+    assert {"RateLimit", "ServerError", "MalformedJSON", "Hang"} <= set(stats.served)
+    assert stats.max_in_flight <= 4  # the teacher's concurrency held across the worker's processes
     # every program is kept or rejected with a reason (constraint checks may reject these fixed programs)
     assert sum(reasons.values()) == 12

@@ -29,8 +29,16 @@ demo: install
 test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# Each benchmark prints its figures and the ratio to its issue's baseline or target.
+# BENCH_ARGS= (empty) runs the full sizes; the quick forms keep `make bench` to minutes.
+BENCH_QUICK ?= 1
 bench: install-dev
-	@for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script --quick || exit 1; done
+	$(BIN)/python -m bench.sandbox $(if $(BENCH_QUICK),--repeat 1)
+	$(BIN)/python -m bench.generation $(if $(BENCH_QUICK),--quick)
+	$(BIN)/python -m bench.pipeline $(if $(BENCH_QUICK),--quick)
+	$(BIN)/python -m bench.rewards $(if $(BENCH_QUICK),--quick)
+	$(BIN)/python -m bench.export $(if $(BENCH_QUICK),--samples 20000)
+	$(BIN)/python -m bench.api $(if $(BENCH_QUICK),--quick)
 
 clean:
 	rm -rf $(VENV) execsynth-data .pytest_cache app/web/vendor test-artifacts

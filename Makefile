@@ -33,12 +33,12 @@ test: install-dev
 # BENCH_ARGS= (empty) runs the full sizes; the quick forms keep `make bench` to minutes.
 BENCH_QUICK ?= 1
 bench: install-dev
-	$(BIN)/python -m bench.sandbox $(if $(BENCH_QUICK),--repeat 1)
-	$(BIN)/python -m bench.generation $(if $(BENCH_QUICK),--quick)
-	$(BIN)/python -m bench.pipeline $(if $(BENCH_QUICK),--quick)
-	$(BIN)/python -m bench.rewards $(if $(BENCH_QUICK),--quick)
-	$(BIN)/python -m bench.export $(if $(BENCH_QUICK),--samples 20000)
-	$(BIN)/python -m bench.api $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.sandbox $(if $(BENCH_QUICK),--repeat 1)
+	-$(BIN)/python -m bench.generation $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.pipeline $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.rewards $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.export $(if $(BENCH_QUICK),--samples 20000)
+	-$(BIN)/python -m bench.api $(if $(BENCH_QUICK),--quick)
 
 clean:
 	rm -rf $(VENV) execsynth-data .pytest_cache app/web/vendor test-artifacts

@@ -39,6 +39,7 @@ bench: install-dev
 	-$(BIN)/python -m bench.rewards $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.export $(if $(BENCH_QUICK),--samples 20000)
 	-$(BIN)/python -m bench.api $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.scale $(if $(BENCH_QUICK),--quick)
 
 clean:
 	rm -rf $(VENV) execsynth-data .pytest_cache app/web/vendor test-artifacts

@@ -12,7 +12,7 @@ from celery import Celery
 def create_celery() -> Celery:
     """Configuration is loaded lazily from `workers.celeryconfig` on the app's first use, so
     importing this module reads no settings."""
-    app = Celery("execsynth", include=["workers.tasks"])
+    app = Celery("execsynth", include=["workers.tasks", "workers.export_tasks"])
     app.config_from_object("workers.celeryconfig")
     return app
 

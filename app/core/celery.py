@@ -6,11 +6,13 @@ registers them. Both build their configuration here so they agree on queues and 
 
 from __future__ import annotations
 
+from celery.schedules import crontab
 from kombu import Exchange, Queue
 
-from app.core.config import Settings
+from app.core.config import ExportSettings, Settings, SettingsError
 
 QUEUES = ("teacher", "sandbox", "pipeline")
+NIGHTLY_EXPORTS = "execsynth.pipeline.nightly_exports"
 
 
 def broker_transport_options(settings: Settings) -> dict:
@@ -57,8 +59,22 @@ def celery_config(settings: Settings) -> dict:
         broker_connection_max_retries=None,  # a restarted Redis is waited for, never given up on
         beat_schedule={
             "resume-stalled-batches": {"task": "execsynth.pipeline.resume_stalled", "schedule": settings.worker.resume_every_s},
+            **({"nightly-exports": {"task": NIGHTLY_EXPORTS, "schedule": export_schedule(settings.exports)}}
+               if settings.exports.enabled else {}),
         },
         worker_hijack_root_logger=False,
         enable_utc=True,
         timezone="UTC",
     )
+
+
+def export_schedule(exports: ExportSettings) -> float | crontab:
+    """The scheduled exports' beat period: seconds, or a UTC crontab "m h dom mon dow"."""
+    if exports.interval_s is not None:
+        return exports.interval_s
+    minute, hour, day_of_month, month_of_year, day_of_week = exports.schedule.split()
+    try:
+        return crontab(minute=minute, hour=hour, day_of_month=day_of_month,
+                       month_of_year=month_of_year, day_of_week=day_of_week)
+    except ValueError as exc:
+        raise SettingsError(f"invalid configuration: EXECSYNTH_EXPORTS__SCHEDULE: {exports.schedule!r}: {exc}") from None

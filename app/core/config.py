@@ -43,6 +43,49 @@ class ApiSettings(BaseModel):
     rate_limit_per_minute: int = Field(default=600, ge=1)
 
 
+class ExportSettings(BaseModel):
+    """Scheduled (Celery beat) exports: an incremental export of the samples created since the
+    last successful run of each format, a periodic full snapshot, and the last N of each kept."""
+
+    enabled: bool = True
+    schedule: str = Field(default="0 2 * * *", description='crontab "m h dom mon dow" (UTC), or an interval in seconds such as "30"')
+    formats: list[str] = Field(default_factory=lambda: ["verl", "llamafactory"], min_length=1, max_length=8)
+    spec: dict[str, Any] = Field(default_factory=lambda: {"preset": "reference"},
+                                 description="base export spec of scheduled runs (format and window are set per run)")
+    full_every: int = Field(default=7, ge=0, le=10_000, description="a full snapshot after this many incremental runs; 0: never by count")
+    full_weekday: int | None = Field(default=None, ge=0, le=6, description="also a full snapshot on this UTC weekday (0 = Monday)")
+    keep_last: int = Field(default=14, ge=1, le=10_000, description="finished runs kept per kind and format; older folders are deleted")
+    settle_s: float = Field(default=60.0, ge=0, le=86_400, description="a window ends at least this long before now (uncommitted rows)")
+    hold_limit_s: float = Field(default=21_600.0, gt=0, description="an unfinished sample holds the window end back at most this long")
+    stale_after_s: float = Field(default=3_600.0, gt=0, description="a pending/running export older than this is recorded as lost")
+    max_retries: int = Field(default=5, ge=0, le=50)
+    retry_backoff_s: float = Field(default=30.0, ge=0, le=3_600, description="first retry delay; doubles per attempt")
+
+    @field_validator("schedule")
+    @classmethod
+    def _check_schedule(cls, value: str) -> str:
+        value = value.strip()
+        try:
+            seconds: float | None = float(value)
+        except ValueError:
+            seconds = None
+        if seconds is not None:
+            if not 0 < seconds < 10**7:
+                raise ValueError("an interval must be a positive number of seconds")
+            return value
+        if len(value.split()) != 5:
+            raise ValueError('expected a crontab of 5 fields ("0 2 * * *") or an interval in seconds')
+        return value
+
+    @property
+    def interval_s(self) -> float | None:
+        """The schedule as seconds, or None when it is a crontab."""
+        try:
+            return float(self.schedule)
+        except ValueError:
+            return None
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX,
@@ -61,6 +104,7 @@ class Settings(BaseSettings):
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     api: ApiSettings = Field(default_factory=ApiSettings)
+    exports: ExportSettings = Field(default_factory=ExportSettings)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @field_validator("database_url")

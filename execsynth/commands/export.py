@@ -1,7 +1,9 @@
 """`execsynth export`: write trainer-ready splits from the configured database.
 
-A thin caller of `training.export.run_export` (the API calls the same function): build a
-spec from the options (or a JSON spec file), open a session, export, print what was written.
+A thin caller of `app.exports.runner.execute` (the worker task calls the same function):
+build a spec from the options (or a JSON spec file), record an `exports` row (kind manual),
+export with a progress bar per split, print what was written. The row makes CLI exports
+visible in GET /v1/exports next to the API's and the schedule's.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 from pathlib import Path
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from execsynth.commands.common import console, fail, load_settings
 
@@ -52,7 +55,7 @@ def export(
     overwrite: bool = typer.Option(False, help="replace a previous export in --out"),
 ) -> None:
     """Export curated, disjoint splits (SFT / RL / eval) in a trainer's format."""
-    from training.export import ExportError, ExportSpec, ExportSpecError, run_export
+    from training.export import ExportSpec, ExportSpecError
 
     settings = load_settings()
     try:
@@ -73,21 +76,48 @@ def export(
     if out is None:
         digest = hashlib.sha256(json.dumps(spec.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
         out = settings.exports_dir / f"{spec.format}-{digest}"
-    from app.db.session import session_scope
-
-    try:
-        with session_scope(settings.database_url) as session:
-            result = run_export(session, spec, out, overwrite=overwrite)
-    except ExportSpecError as exc:
-        fail(str(exc), 2)
-    except ExportError as exc:
-        fail(str(exc))
+    result = _run_recorded(settings, spec, out, overwrite)
     for f in result.files:
         rows = "" if f["rows"] is None else f"{f['rows']:>9} rows  "
         console.print(f"  {f['path']:<22} {rows}{f['bytes']:>12} bytes  sha256 {f['sha256'][:16]}")
-    typer.echo(json.dumps({"out_dir": result.out_dir, "samples": result.sample_count,
+    typer.echo(json.dumps({"export_id": result.id, "out_dir": result.out_dir, "samples": result.sample_count,
                            "content_sha256": result.manifest["content_sha256"],
-                           "seconds": round(result.seconds, 2)}))
+                           "seconds": round((result.finished_at - result.created_at).total_seconds(), 2)}))
+
+
+def _run_recorded(settings, spec, out: Path, overwrite: bool):
+    """Record the run as an `exports` row and execute it here, with a progress bar; the row
+    (done or failed, with the error) is what this returns or reports."""
+    from app.db.models import Export
+    from app.db.session import session_scope
+    from app.exports import repository, runner
+
+    def scope():
+        return session_scope(settings.database_url)
+
+    with scope() as session:
+        export_id = repository.add(session, Export(
+            kind="manual", format=spec.format, spec=spec.to_dict(), status="pending", out_dir=str(out.resolve()),
+            files=[], sample_count=0, attempts=0)).id
+    columns = (TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(), TextColumn("rows"), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(split: str, done: int, total: int) -> None:
+            if split not in tasks:
+                tasks[split] = bar.add_task(split, total=total)
+            bar.update(tasks[split], completed=done)
+
+        try:
+            runner.execute(scope, export_id, settings.exports_dir, overwrite=overwrite, progress=progress)
+        except Exception as exc:
+            runner.record_failure(scope, export_id, runner.describe(exc), final=True)
+            raise
+    with scope() as session:
+        row = repository.get(session, export_id)
+    if row.status != "done":
+        fail(f"export {export_id} failed: {row.error}")
+    return row
 
 
 def register(root: typer.Typer) -> None:

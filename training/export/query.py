@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -40,8 +41,11 @@ class Candidate:
     n_steps: int  # white-box step questions stored for the sample
 
 
-def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence[str] = ()) -> Iterator[Candidate]:
-    """Accepted samples with a gradable (ok, untruncated) result, in sample-id order."""
+def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence[str] = (),
+               created_after: datetime | None = None, created_before: datetime | None = None) -> Iterator[Candidate]:
+    """Accepted samples with a gradable (ok, untruncated) result, in sample-id order; the
+    optional window is half-open on the sample's created_at, [after, before), so consecutive
+    windows never share a sample."""
     steps = (
         select(Question.sample_id, func.count().label("n"))
         .where(Question.position > 0)
@@ -66,6 +70,10 @@ def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence
         stmt = stmt.where(Sample.batch_id.in_(list(batch_ids)))
     if levels:
         stmt = stmt.where(Sample.level.in_(list(levels)))
+    if created_after is not None:
+        stmt = stmt.where(Sample.created_at >= created_after)
+    if created_before is not None:
+        stmt = stmt.where(Sample.created_at < created_before)
     intern = sys.intern
     for row in session.connection().execute(stmt.execution_options(yield_per=STREAM_CHUNK)):
         (sid, pid, bid, parent, nhash, level, ctype, dlevel, dscore, chars, n_steps, truncated) = row

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
@@ -36,6 +37,10 @@ from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
 MANIFEST = "manifest.json"
 CARD = "README.md"
 MANIFEST_VERSION = 1
+PROGRESS_EVERY = 1_000  # rows between progress callbacks
+
+# (split name, rows written so far, rows the split will hold): the CLI's progress bar
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass
@@ -69,7 +74,7 @@ def code_version() -> dict[str, Any]:
 
 def plan_export(session: Session, spec: ExportSpec) -> ExportPlan:
     """Candidates -> contamination exclusion -> disjoint splits (no files written)."""
-    cands = list(query.candidates(session, spec.batch_ids, spec.levels))
+    cands = list(query.candidates(session, spec.batch_ids, spec.levels, *spec.window))
     flags: list[Flag] = []
     excluded: dict[int, list[int]] = {}
     benchmarks: list[dict[str, Any]] = []
@@ -107,7 +112,8 @@ def _prepare(out_dir: Path, overwrite: bool) -> None:
 
 
 def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
-               overwrite: bool = False, version: dict[str, Any] | None = None) -> ExportResult:
+               overwrite: bool = False, version: dict[str, Any] | None = None,
+               progress: Progress | None = None) -> ExportResult:
     started, t0 = datetime.now(timezone.utc), time.perf_counter()
     out = Path(out_dir)
     _prepare(out, overwrite)
@@ -121,12 +127,18 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
         tmp = out / (rel + ".partial")
         sink = ParquetSink(tmp, fmt.schema, spec.row_group_size) if fmt.file_kind == "parquet" else JsonlSink(tmp)
         try:
+            if progress:
+                progress(split.name, 0, len(items))
             rows = query.load_rows(session, [it.sample_id for it in items],
                                    [it.task_type == IO_WHITEBOX for it in items], fmt.needs_solutions)
             for index, (it, row) in enumerate(zip(items, rows, strict=True)):
                 task = build_task(row, it.task_type, spec.style)
                 sink.add(fmt.record(ExportItem(split.name, index, task, row), spec.system_prompt))
+                if progress and (index + 1) % PROGRESS_EVERY == 0:
+                    progress(split.name, index + 1, len(items))
             count = sink.close()
+            if progress:
+                progress(split.name, count, len(items))
         except BaseException:
             sink.close()
             tmp.unlink(missing_ok=True)

@@ -9,6 +9,7 @@ are *written*, so `--split rl` today and `--split sft` tomorrow still never shar
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from training.export.errors import ExportSpecError
@@ -87,6 +88,10 @@ class ExportSpec:
     ngram_n: int = 16
     ngram_threshold: float = 0.5
     row_group_size: int = 8192
+    # samples created in [created_after, created_before) only (ISO 8601 with an offset): the
+    # nightly incremental exports' window; None: unbounded on that side
+    created_after: str | None = None
+    created_before: str | None = None
 
     def __post_init__(self) -> None:
         from training.export.formats import FORMATS
@@ -109,6 +114,14 @@ class ExportSpec:
             raise ExportSpecError("ngram_threshold must be in (0, 1]")
         if not 64 <= self.row_group_size <= 1_000_000:
             raise ExportSpecError("row_group_size must be in 64..1000000")
+        after, before = self.window
+        if after is not None and before is not None and after >= before:
+            raise ExportSpecError("created_after must be earlier than created_before")
+
+    @property
+    def window(self) -> tuple[datetime | None, datetime | None]:
+        """The created_at window as aware datetimes (validated on construction)."""
+        return _instant("created_after", self.created_after), _instant("created_before", self.created_before)
 
     @property
     def written_splits(self) -> tuple[SplitSpec, ...]:
@@ -126,6 +139,8 @@ class ExportSpec:
             "system_prompt": self.system_prompt, "benchmarks": list(self.benchmarks),
             "ngram_n": self.ngram_n, "ngram_threshold": self.ngram_threshold,
             "row_group_size": self.row_group_size,
+            # only when set, so the manifests of unwindowed exports stay as they were
+            **{k: v for k, v in (("created_after", self.created_after), ("created_before", self.created_before)) if v},
         }
 
     @classmethod
@@ -166,6 +181,18 @@ class ExportSpec:
         if unknown:
             raise ExportSpecError(f"size given for unknown split(s) {sorted(unknown)}")
         return replace(self, splits=tuple(splits))
+
+
+def _instant(name: str, value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise ExportSpecError(f"{name} must be an ISO 8601 datetime with a UTC offset, got {value!r}")
+    return moment
 
 
 def preset_splits(name: str) -> tuple[SplitSpec, ...]:

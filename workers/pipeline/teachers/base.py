@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -25,5 +26,12 @@ async def complete_all(teacher: Teacher, requests: Sequence[ChatRequest]) -> lis
 
 
 def complete_all_sync(teacher: Teacher, requests: Sequence[ChatRequest]) -> list[Completion]:
-    """Blocking form for CLI commands and Celery tasks (which run no event loop)."""
-    return asyncio.run(complete_all(teacher, requests))
+    """Blocking form for CLI commands and Celery tasks. Where this thread already runs an event
+    loop (a notebook, an async caller, Playwright's sync API), the calls run on a fresh loop
+    in a helper thread instead, since a running loop cannot be re-entered."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(complete_all(teacher, requests))
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="teacher-loop") as pool:
+        return pool.submit(asyncio.run, complete_all(teacher, requests)).result()

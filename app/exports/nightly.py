@@ -6,7 +6,8 @@ covered again by the next one, and consecutive successful windows never share a 
 The window key is the window's start: two beats (or a redelivered tick) that plan the same
 window collide on the unique key and only one of them inserts a row. A full snapshot
 ([beginning, window end)) rides along every `full_every` incremental runs and/or on
-`full_weekday`.
+`full_weekday`. A window with no accepted sample is not run (it stays open and is covered
+by the next run that has something to export).
 
 A window ends `settle_s` before now and never after the oldest sample that is still being
 processed in a live batch: samples are created before they are accepted, so a window may
@@ -70,8 +71,8 @@ def tick(session: Session, cfg: ExportSettings, now: datetime) -> list[int]:
     for fmt in cfg.formats:
         last = repo.last_success(session, INCREMENTAL, fmt)
         start = last.window_end if last is not None else None
-        if start is not None and end <= start:
-            continue  # nothing can have been accepted since: an empty window is not a run
+        if (start is not None and end <= start) or not repo.accepted_in_window(session, start, end):
+            continue  # nothing new: no empty version folder evicts a real one from keep_last
         key = start.isoformat() if start is not None else "origin"
         want_full = full_due(session, cfg, fmt, now)
         row = repo.add_unless_key_taken(session, _run(cfg, INCREMENTAL, fmt, start, end, f"{INCREMENTAL}:{fmt}:{key}"))

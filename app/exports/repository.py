@@ -135,3 +135,10 @@ def latest_not_failed(session: Session, kind: str, fmt: str) -> Export | None:
     stmt = (select(Export).where(Export.kind == kind, Export.format == fmt, Export.status != "failed")
             .order_by(Export.id.desc()).limit(1))
     return session.scalars(stmt).first()
+
+
+def accepted_in_window(session: Session, start: datetime | None, end: datetime) -> int:
+    stmt = select(func.count()).select_from(Sample).where(Sample.status == "accepted", Sample.created_at < end)
+    if start is not None:
+        stmt = stmt.where(Sample.created_at >= start)
+    return session.scalar(stmt) or 0

@@ -27,7 +27,7 @@ def export_or_404(export_id: int = ExportId, session: Session = Depends(db_sessi
 @router.post(
     "", response_model=ExportRead, status_code=status.HTTP_202_ACCEPTED,
     summary="Queue an export of curated splits in a trainer's format",
-    responses=errors(415, 422, *AUTH_ERRORS), dependencies=[Depends(require_json)],
+    responses=errors(400, 415, 422, *AUTH_ERRORS), dependencies=[Depends(require_json)],
 )
 def create_export(
     body: ExportCreate,

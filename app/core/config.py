@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -49,7 +49,8 @@ class ExportSettings(BaseModel):
 
     enabled: bool = True
     schedule: str = Field(default="0 2 * * *", description='crontab "m h dom mon dow" (UTC), or an interval in seconds such as "30"')
-    formats: list[str] = Field(default_factory=lambda: ["verl", "llamafactory"], min_length=1, max_length=8)
+    formats: list[Annotated[str, Field(min_length=1, max_length=24)]] = Field(
+        default_factory=lambda: ["verl", "llamafactory"], min_length=1, max_length=8)
     spec: dict[str, Any] = Field(default_factory=lambda: {"preset": "reference"},
                                  description="base export spec of scheduled runs (format and window are set per run)")
     full_every: int = Field(default=7, ge=0, le=10_000, description="a full snapshot after this many incremental runs; 0: never by count")

@@ -62,6 +62,13 @@ class ExportCreate(BaseModel):
                              "run `execsynth export --benchmark FILE` on the server")
         return data
 
+    @model_validator(mode="after")
+    def _no_nul(self) -> "ExportCreate":
+        texts = [self.format, self.preset or "", self.system_prompt or "", *self.write, *self.levels, *self.sizes]
+        if any("\x00" in t for t in texts):
+            raise ValueError("text fields must not contain NUL characters")
+        return self
+
     def sizes_by_split(self) -> dict[tuple[str, str], int | None]:
         out = {}
         for key, count in self.sizes.items():
@@ -72,8 +79,7 @@ class ExportCreate(BaseModel):
         return out
 
     def spec_dict(self) -> dict[str, Any]:
-        data = self.model_dump(mode="json", exclude={"sizes"}, exclude_none=True)
-        return data
+        return self.model_dump(mode="json", exclude={"sizes"}, exclude_none=True)
 
 
 class ExportFile(BaseModel):

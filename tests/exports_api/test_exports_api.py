@@ -82,6 +82,7 @@ def test_post_records_a_pending_row_and_queues_the_run(client, auth, scope, expo
     ({**ALL, "created_after": "2026-02-01T00:00:00Z", "created_before": "2026-01-01T00:00:00Z"}, "earlier than"),
     ({**ALL, "splits": [{"name": "all", "tasks": [{"task_type": "trace"}]}]}, "task_type"),
     ({**ALL, "out_dir": "/tmp/x"}, "extra"),
+    ({**ALL, "system_prompt": "a\u0000b"}, "NUL"),
 ])
 def test_invalid_specs_are_422_and_record_nothing(client, auth, scope, exports_redis_url, body, fragment) -> None:
     before = _count(scope)

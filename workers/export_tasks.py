@@ -15,6 +15,7 @@ from celery import Task
 
 from app.core.celery import NIGHTLY_EXPORTS
 from app.core.config import get_settings
+from app.core.errors import NotFound
 from app.db.session import session_scope
 from app.exports import nightly, repository, retention, runner
 from app.exports.service import RUN_EXPORT
@@ -34,6 +35,9 @@ def run_export(self: Task, export_id: int) -> str:
     cfg = settings.exports
     try:
         status = runner.execute(_scope, export_id, settings.exports_dir)
+    except NotFound:
+        log.error("export %s: no such row; nothing to run", export_id)
+        return "missing"
     except Exception as exc:  # transient or unknown: recorded on the row, then retried
         retries = self.request.retries
         final = retries >= cfg.max_retries

@@ -29,7 +29,16 @@ def broker_transport_options(settings: Settings) -> dict:
         }
     if settings.broker_url.startswith(("redis://", "rediss://")):
         # a task unacked this long (its worker died) is handed to another worker
-        return {"visibility_timeout": settings.worker.visibility_timeout_s, "socket_timeout": 10, "socket_connect_timeout": 5}
+        visibility = settings.worker.visibility_timeout_s
+        return {
+            "visibility_timeout": visibility,
+            # sweep for messages of dead workers every few seconds (kombu's default scans
+            # only every ~100 s), so a redelivery follows soon after the visibility timeout
+            "unacked_restore_interval": max(1, min(10, visibility // 6)),
+            "unacked_restore_throttle": 1,
+            "socket_timeout": 10,
+            "socket_connect_timeout": 5,
+        }
     return {}
 
 

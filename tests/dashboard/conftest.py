@@ -123,7 +123,7 @@ def live(dashboard_db, tmp_path_factory) -> Iterator[Live]:
             proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     if not Path(CHROMIUM).is_file():
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")

@@ -112,3 +112,28 @@ def test_a_missing_chart_library_is_reported_on_the_page(browser, live: Live) ->
     assert "scripts/install_web_assets.sh" in page.inner_text("#notices")
     assert page.text_content("#kpi-total") == str(live.api("/v1/stats/difficulty")["total"])  # tables still work
     assert [e for e in console.errors if "404" not in e] == []
+
+
+def test_export_runs_are_listed(browser, live: Live, chart_library) -> None:
+    from app.db.models import Export
+
+    with Session(get_engine(live.db_url)) as session:
+        row = Export(kind="incremental", format="verl", spec={"format": "verl"}, status="failed", attempts=2,
+                     error="disk full", sample_count=0, files=[], window_key=f"dash-test-{datetime.now().timestamp()}",
+                     window_start=datetime(2026, 11, 28, 2, tzinfo=timezone.utc),
+                     window_end=datetime(2026, 11, 29, 2, tzinfo=timezone.utc))
+        session.add(row)
+        session.commit()
+        export_id = row.id
+    page, console = open_dashboard(browser, live)
+    shown = page.locator(f'#exports tr[data-export="{export_id}"]')
+    assert shown.count() == 1
+    cells = shown.locator("td").all_inner_texts()
+    assert cells[:4] == [f"#{export_id}", "incremental", "verl", "failed"]
+    assert cells[4] == "2026-11-28 02:00 → 2026-11-29 02:00" and cells[6] == "2"
+    listed = live.api("/v1/exports", limit=20)
+    assert page.locator("#exports tr[data-export]").count() == len(listed["items"])
+    assert console.errors == []
+
+    page_without_key, _ = open_dashboard(browser, live, with_key=False)
+    assert "enter an API key" in page_without_key.text_content("#exports tbody")

@@ -5,6 +5,7 @@
 import { allSamples, getJson, getKey, setKey } from "./api.js";
 import { foldDifficulty, inDateRange, meanByLevel } from "./aggregate.js";
 import { loadBatches, renderBatches } from "./batches.js";
+import { loadExports, renderExports } from "./exports.js";
 import { chartsAvailable, renderDifficulty, renderFeatures } from "./charts.js";
 import { $, esc, fmtInt, fmtPct, notice } from "./dom.js";
 import { renderFunnel } from "./funnel.js";
@@ -148,6 +149,7 @@ export async function refresh({ samples = true } = {}) {
       notice("difficulty-note", note || null, "info");
     });
     await section("features", () => updateFeatures(filters));
+    await section("exports", async () => renderExports(await loadExports()));
     if (samples) {
       await section("samples", async () => {
         if (!getKey()) return clearSamples("enter an API key to browse samples");

@@ -78,21 +78,22 @@ def _typed_repr(value: Any) -> str:
 
 
 def format_args(values: tuple[Any, ...]) -> str:
-    return ", ".join(_literal_source(v) for v in values)
+    return ", ".join(literal_source(v) for v in values)
 
 
-def _literal_source(value: Any) -> str:
+def literal_source(value: Any) -> str:
+    """Source text of a literal value; sets are written in a canonical (sorted) order."""
     if isinstance(value, (set, frozenset)):
         if not value:
             return "set()" if isinstance(value, set) else "frozenset()"
-        body = "{" + ", ".join(_literal_source(v) for v in sorted(value, key=_typed_repr)) + "}"
+        body = "{" + ", ".join(literal_source(v) for v in sorted(value, key=_typed_repr)) + "}"
         return body if isinstance(value, set) else f"frozenset({body})"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal_source(k)}: {_literal_source(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{literal_source(k)}: {literal_source(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(_literal_source(v) for v in value) + "]"
+        return "[" + ", ".join(literal_source(v) for v in value) + "]"
     if isinstance(value, tuple):
-        inner = ", ".join(_literal_source(v) for v in value)
+        inner = ", ".join(literal_source(v) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     return repr(value)
 

@@ -13,6 +13,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from workers.pipeline.inputs import literal_source
+
 
 class MutationError(ValueError):
     """The context lacks a field, or an argument is not a literal."""
@@ -24,21 +26,6 @@ def _refs(context: Mapping[str, Any]) -> tuple[int, list[int], list[str]]:
     strs = [str(s) for s in refs.get("strings", [])] or ["abcdef", "zzzzzz", "a1,b2;c3"]
     length = max(6, int(refs.get("length", 6)))
     return length, ints, strs
-
-
-def _source(value: Any) -> str:
-    if isinstance(value, (set, frozenset)):
-        body = ", ".join(_source(v) for v in sorted(value, key=repr))
-        text = "{" + body + "}" if value else "set()"
-        return text if isinstance(value, set) else f"frozenset({text if value else ''})"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_source(k)}: {_source(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_source(v) for v in value) + "]"
-    if isinstance(value, tuple):
-        inner = ", ".join(_source(v) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    return repr(value)
 
 
 class _Mutator:
@@ -92,6 +79,6 @@ def mutate_arguments(context: Mapping[str, Any], seed: int, variant: int = 0) ->
         raise MutationError(f"arguments are not all literals: {args!r}") from exc
     rng = random.Random(f"mutate:{seed}:{entry}:{args}:{variant}")
     m = _Mutator(rng, *_refs(context))
-    parts = [_source(m.like(v)) for v in positional]
-    parts += [f"{k}={_source(m.like(v))}" for k, v in keywords if k is not None]
+    parts = [literal_source(m.like(v)) for v in positional]
+    parts += [f"{k}={literal_source(m.like(v))}" for k, v in keywords if k is not None]
     return f"```python\n{code.rstrip()}\n\nprint({entry}({', '.join(parts)}))\n```"

@@ -107,6 +107,23 @@ def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int,
     return funnel
 
 
+def estimator_report(settings: Settings, batch_id: int) -> dict[str, Any] | None:
+    """How well the feature estimator agrees with the solver, on samples that have both."""
+    from sqlalchemy import select
+
+    from app.db.models import Sample
+    from workers.pipeline.difficulty import estimator_fit
+
+    with session_scope(settings.database_url) as session:
+        rows = session.execute(
+            select(Sample.difficulty_score, Sample.solver_passes, Sample.solver_k)
+            .where(Sample.batch_id == batch_id, Sample.solver_k > 0, Sample.difficulty_score.is_not(None))
+        ).all()
+    if not rows:
+        return None
+    return estimator_fit([r[0] for r in rows], [r[1] / r[2] for r in rows])
+
+
 def print_funnel(funnel: dict[str, Any]) -> None:
     """Stages as rows, levels as columns (narrow terminals keep every number readable)."""
     levels = list(funnel["levels"])
@@ -166,6 +183,13 @@ def register(root: typer.Typer) -> None:
         console.print(f"batch {batch_id}: {programs} programs, levels {','.join(spec['levels'])}, teacher {teacher_name}, seed {seed}")
         funnel = run_batch(settings, batch_id, programs, chunk_size, show_progress=not quiet)
         print_funnel(funnel)
+        fit = estimator_report(settings, batch_id)
+        if fit is not None:
+            spearman = "n/a" if fit["spearman"] is None else f"{fit['spearman']:.3f}"
+            console.print(
+                f"feature estimator vs solver on {fit['n']} samples: Spearman {spearman}, "
+                f"same level {fit['exact_agreement']:.0%}, within one level {fit['within_one']:.0%}"
+            )
         accepted = funnel["total"]["accepted"]
         rate = accepted / funnel["seconds"] * 60 if funnel["seconds"] else 0.0
         console.print(f"batch {batch_id} {funnel['status']}: {accepted} accepted samples in {funnel['seconds']} s ({rate:.0f}/min)")

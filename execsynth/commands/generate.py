@@ -19,7 +19,7 @@ from workers.pipeline.constraints import (
     LEVELS, CatalogError, LevelError, SelectionError, filter_entries, knobs_to_dict, load_catalog,
     select,
 )
-from workers.pipeline.normalize import normalized_hash
+from training.normalize import normalized_hash
 from workers.pipeline.parsing import ParsedProgram, parse_completion
 from workers.pipeline.prompts import TEMPLATE_VERSION, build_generation_messages
 from workers.pipeline.records import ChatRequest, Constraint

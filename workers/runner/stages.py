@@ -26,7 +26,7 @@ from workers.pipeline.difficulty import (
 from workers.pipeline.execution import ExecItem, execute_items
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, args_hash, distinct_inputs
 from workers.pipeline.mutation import mutate_program
-from workers.pipeline.normalize import normalized_hash
+from training.normalize import normalized_hash
 from workers.pipeline.parsing import ParsedProgram, parse_completion
 from workers.pipeline.plan import BatchPlan
 from workers.pipeline.prompts import TEMPLATE_VERSION, build_generation_messages

@@ -15,7 +15,7 @@ import pytest
 from sandbox import Job, Sandbox
 from workers.pipeline.builtin import UnsupportedConstraint, generate_program
 from workers.pipeline.constraints import LEVELS, load_catalog, select
-from workers.pipeline.normalize import normalized_hash
+from training.normalize import normalized_hash
 from workers.pipeline.records import Constraint, Knobs
 from workers.pipeline.static_check import measure_structure
 

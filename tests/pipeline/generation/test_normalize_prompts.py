@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from workers.pipeline.constraints import load_catalog, select
-from workers.pipeline.normalize import NormalizeError, normalized_dump, normalized_hash
+from training.normalize import NormalizeError, normalized_dump, normalized_hash
 from workers.pipeline.prompts import HARD_RULES, TEMPLATE_VERSION, build_generation_messages
 from workers.pipeline.records import Constraint, Knobs
 

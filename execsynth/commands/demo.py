@@ -41,7 +41,7 @@ def register(root: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", min=0),
     ) -> None:
         """Generate a C1-C6 batch with the builtin teacher and export it for verl and LLaMA-Factory."""
-        from training.export import ExportError, ExportSpecError, run_export
+        from execsynth.commands.export import run_recorded
 
         settings = load_settings()
         spec = build_spec(LEVELS, None, None, programs, 3, False, None, None, 10, True)
@@ -59,13 +59,8 @@ def register(root: typer.Typer) -> None:
         out_root = settings.exports_dir / f"batch-{batch_id}"
         written = {}
         for fmt, splits in (("verl", ("rl", "eval")), ("llamafactory", ("sft",))):
-            export_spec = scaled_spec(fmt, accepted, batch_id, splits)
-            try:
-                with session_scope(settings.database_url) as session:
-                    result = run_export(session, export_spec, out_root / fmt, overwrite=True)
-            except (ExportError, ExportSpecError) as exc:
-                fail(f"{fmt} export failed: {exc}")
-            written[fmt] = result
+            # recorded like any export (listed by GET /v1/exports and on the dashboard)
+            written[fmt] = run_recorded(settings, scaled_spec(fmt, accepted, batch_id, splits), out_root / fmt, overwrite=True)
         console.rule("[bold]done")
         console.print(f"{accepted} accepted samples in {funnel['seconds']} s")
         for fmt, result in written.items():

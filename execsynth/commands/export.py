@@ -76,7 +76,7 @@ def export(
     if out is None:
         digest = hashlib.sha256(json.dumps(spec.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
         out = settings.exports_dir / f"{spec.format}-{digest}"
-    result = _run_recorded(settings, spec, out, overwrite)
+    result = run_recorded(settings, spec, out, overwrite)
     for f in result.files:
         rows = "" if f["rows"] is None else f"{f['rows']:>9} rows  "
         console.print(f"  {f['path']:<22} {rows}{f['bytes']:>12} bytes  sha256 {f['sha256'][:16]}")
@@ -85,7 +85,7 @@ def export(
                            "seconds": round((result.finished_at - result.created_at).total_seconds(), 2)}))
 
 
-def _run_recorded(settings, spec, out: Path, overwrite: bool):
+def run_recorded(settings, spec, out: Path, overwrite: bool):
     """Record the run as an `exports` row and execute it here, with a progress bar; the row
     (done or failed, with the error) is what this returns or reports."""
     from app.db.models import Export

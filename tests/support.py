@@ -28,11 +28,13 @@ class WorkerProcess:
         self.log_path = cwd / f"worker-{uuid.uuid4().hex[:6]}.log"
         self._log = self.log_path.open("wb")
         self.proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.stopped = False  # stopped (or killed) on purpose by the test
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
     def stop(self, timeout: float = 20) -> None:
+        self.stopped = True
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -43,6 +45,7 @@ class WorkerProcess:
         self._log.close()
 
     def kill9(self) -> None:
+        self.stopped = True
         os.killpg(self.proc.pid, 9)
         self.proc.wait()
         self._log.close()

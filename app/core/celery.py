@@ -66,6 +66,8 @@ def celery_config(settings: Settings) -> dict:
         broker_transport_options=broker_transport_options(settings),
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,  # a restarted Redis is waited for, never given up on
+        # on a lost broker connection, stop late-ack tasks now: they are redelivered anyway
+        worker_cancel_long_running_tasks_on_connection_loss=True,
         beat_schedule={
             "resume-stalled-batches": {"task": "execsynth.pipeline.resume_stalled", "schedule": settings.worker.resume_every_s},
             **({"nightly-exports": {"task": NIGHTLY_EXPORTS, "schedule": export_schedule(settings.exports)}}

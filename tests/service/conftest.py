@@ -38,6 +38,7 @@ class Service:
         )
         self.client = TestClient(create_app(settings))
         self.workers: list[WorkerProcess] = []
+        self.restarts = 0
         self.beat: subprocess.Popen | None = None
         self.engine = create_engine(database_url)
 
@@ -64,8 +65,21 @@ class Service:
     def status(self, batch_id: int) -> str:
         return self.client.get(f"/v1/batches/{batch_id}").json()["status"]
 
+    def supervise(self) -> None:
+        """What a restart policy (docker's `restart: unless-stopped`) does: a worker process that
+        exited on its own is started again."""
+        for worker in list(self.workers):
+            if worker.proc.poll() is not None and not worker.stopped:
+                worker.stopped = True
+                self.restarts += 1
+                self.start_worker()
+
+    def finished(self, batch_id: int) -> bool:
+        self.supervise()
+        return self.status(batch_id) not in ("pending", "running")
+
     def wait_done(self, batch_id: int, timeout: float = 300) -> dict:
-        wait_for(lambda: self.status(batch_id) not in ("pending", "running"), timeout=timeout, interval=0.5,
+        wait_for(lambda: self.finished(batch_id), timeout=timeout, interval=0.5,
                  what=lambda: f"batch {batch_id} to finish; worker logs:\n" + "\n".join(w.log()[-3000:] for w in self.workers))
         return self.client.get(f"/v1/batches/{batch_id}").json()
 

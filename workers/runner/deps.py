@@ -6,12 +6,11 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.core.config import Settings
 from sandbox import Limits, Sandbox
 from workers.pipeline.constraints import Catalog, load_catalog
 from workers.pipeline.teachers.base import Teacher
 from workers.pipeline.teachers.registry import build_teacher
-
-from app.core.config import Settings
 
 
 class UnknownTeacher(ValueError):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
 
 from workers.pipeline.constraints import Catalog, select
 from workers.pipeline.plan import BatchPlan

@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-import pytest
 import redis
 from fastapi.testclient import TestClient
 

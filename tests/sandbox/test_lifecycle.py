@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from sandbox import Job, Limits, RunResult, Sandbox, SandboxUnavailable
+from sandbox import Job, Limits, RunResult, Sandbox
 from sandbox.local import PROJECT_ROOT
 
 from .conftest import TEST_LIMITS, alive, job

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 from sqlalchemy import func, select
 
 from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import random
-import string
 from dataclasses import dataclass
 from typing import Any
 

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db.base import Base, BigId, id_column, utcnow
+from app.db.base import Base, id_column, utcnow
 
 
 class Program(Base):

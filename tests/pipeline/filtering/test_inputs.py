@@ -3,7 +3,6 @@ call; mutation prompts carry the sampled reference values."""
 
 from __future__ import annotations
 
-import ast
 
 import pytest
 from hypothesis import given, settings

@@ -3,7 +3,6 @@ sample ends in one final state, reruns are deterministic, bad input writes nothi
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path

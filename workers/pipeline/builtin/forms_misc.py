@@ -6,7 +6,7 @@ from __future__ import annotations
 from workers.pipeline.builtin.context import Ctx, p
 from workers.pipeline.builtin.convert import convert
 from workers.pipeline.builtin.extras import glue
-from workers.pipeline.builtin.piece import Form, Piece, via_self, via_slot
+from workers.pipeline.builtin.piece import Form, Piece, via_self
 from workers.pipeline.constraints.catalog import Entry
 
 DIVISORS = ("1.5", "2.0", "2.5", "3.0", "0.75", "4.0")

@@ -139,11 +139,11 @@ def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Seque
         )
         rows = {r[0]: r for r in session.connection().execute(stmt)}
         questions = _questions(session, need_q) if need_q else {}
-        solutions = _solutions(session, ids) if with_solutions else {}
+        solved = solutions(session, ids) if with_solutions else {}
         for sid in ids:
             r = rows[sid]
             yield SampleRow(*r[:17], args=r[17], result=r[18], hash_seed=r[19], python_version=r[20],
-                            questions=questions.get(sid, ()), solution=solutions.get(sid))
+                            questions=questions.get(sid, ()), solution=solved.get(sid))
 
 
 def _questions(session: Session, ids: list[int]) -> dict[int, tuple[dict[str, Any], ...]]:
@@ -161,7 +161,7 @@ def _questions(session: Session, ids: list[int]) -> dict[int, tuple[dict[str, An
     return {sid: tuple(qs) for sid, qs in out.items()}
 
 
-def _solutions(session: Session, ids: list[int]) -> dict[int, str]:
+def solutions(session: Session, ids: list[int]) -> dict[int, str]:
     """The first choice of the earliest ok `solve` call, for samples the teacher solved."""
     solved = session.scalars(select(Sample.id).where(Sample.id.in_(ids), Sample.teacher_solved.is_(True)))
     keys = {SOLVE_KEY.format(id=sid): sid for sid in solved}

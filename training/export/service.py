@@ -13,7 +13,8 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
@@ -22,14 +23,15 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from training.export import query
+from training.export import query, query_pg
+from training.export.build import ChunkJob
 from training.export.card import render_card, split_stats
 from training.export.contamination import Flag, load_benchmarks
 from training.export.errors import OutputDirError
-from training.export.formats import FORMATS, SplitFile
-from training.export.items import ExportItem, build_task
+from training.export.formats import FORMATS, ExportFormat, SplitFile
+from training.export.parallel import ChunkRunner, worker_count
 from training.export.spec import ExportSpec
-from training.export.splits import SplitPlan, build_splits
+from training.export.splits import Item, SplitPlan, build_splits
 from training.export.writers import JsonlSink, ParquetSink, file_digest
 from training.prompts import TEMPLATE_VERSIONS
 from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
@@ -37,7 +39,7 @@ from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
 MANIFEST = "manifest.json"
 CARD = "README.md"
 MANIFEST_VERSION = 1
-PROGRESS_EVERY = 1_000  # rows between progress callbacks
+CHUNK_ROWS = 4_096  # rows read, built and handed to the writer at a time (progress is reported per chunk)
 
 # (split name, rows written so far, rows the split will hold): the CLI's progress bar
 Progress = Callable[[str, int, int], None]
@@ -121,30 +123,12 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
     planned = plan_export(session, spec)
     plan = planned.plan
     written: list[SplitFile] = []
-    for split in spec.written_splits:
-        items = plan.items[split.name]
-        rel = f"{split.name}.{fmt.file_kind}"
-        tmp = out / (rel + ".partial")
-        sink = ParquetSink(tmp, fmt.schema, spec.row_group_size) if fmt.file_kind == "parquet" else JsonlSink(tmp)
-        try:
-            if progress:
-                progress(split.name, 0, len(items))
-            rows = query.load_rows(session, [it.sample_id for it in items],
-                                   [it.task_type == IO_WHITEBOX for it in items], fmt.needs_solutions)
-            for index, (it, row) in enumerate(zip(items, rows, strict=True)):
-                task = build_task(row, it.task_type, spec.style)
-                sink.add(fmt.record(ExportItem(split.name, index, task, row), spec.system_prompt))
-                if progress and (index + 1) % PROGRESS_EVERY == 0:
-                    progress(split.name, index + 1, len(items))
-            count = sink.close()
-            if progress:
-                progress(split.name, count, len(items))
-        except BaseException:
-            sink.close()
-            tmp.unlink(missing_ok=True)
-            raise
-        os.replace(tmp, out / rel)
-        written.append(SplitFile(split.name, rel, count))
+    use_pg = query_pg.supported(session)
+    total = sum(len(plan.items[s.name]) for s in spec.written_splits)
+    with ChunkRunner(worker_count(total)) as runner, (query_pg.reading(session) if use_pg else nullcontext()):
+        for split in spec.written_splits:
+            written.append(_write_split(session, spec, fmt, split.name, plan.items[split.name], out,
+                                        runner, use_pg, progress))
     for name, text in fmt.side_files(written).items():
         (out / name).write_text(text, encoding="utf-8")
     stats = {s.name: split_stats(plan.items[s.name], plan.cluster_of) for s in spec.splits}
@@ -176,6 +160,47 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
     finished = datetime.now(timezone.utc)
     return ExportResult(str(out), files, manifest, sum(f.rows for f in written), started, finished,
                         time.perf_counter() - t0, {s: st.to_dict() for s, st in stats.items()})
+
+
+def _write_split(session: Session, spec: ExportSpec, fmt: ExportFormat, name: str, items: list[Item],
+                 out: Path, runner: ChunkRunner, use_pg: bool, progress: Progress | None) -> SplitFile:
+    rel = f"{name}.{fmt.file_kind}"
+    tmp = out / (rel + ".partial")
+    sink = ParquetSink(tmp, fmt.schema, spec.row_group_size) if fmt.file_kind == "parquet" else JsonlSink(tmp)
+    try:
+        if progress:
+            progress(name, 0, len(items))
+        done = 0
+        for chunk in runner.map(_jobs(session, spec, fmt, name, items, use_pg)):
+            sink.add(chunk)
+            done += chunk.rows
+            if progress:
+                progress(name, done, len(items))
+        count = sink.close()
+        if progress:
+            progress(name, count, len(items))
+    except BaseException:
+        sink.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, out / rel)
+    return SplitFile(name, rel, count)
+
+
+def _jobs(session: Session, spec: ExportSpec, fmt: ExportFormat, name: str, items: list[Item],
+          use_pg: bool) -> Iterator[ChunkJob]:
+    """The split's rows, CHUNK_ROWS at a time, read in file order (the caller's transaction)."""
+    for start in range(0, len(items), CHUNK_ROWS):
+        part = items[start:start + CHUNK_ROWS]
+        ids = [it.sample_id for it in part]
+        want = [it.task_type == IO_WHITEBOX for it in part]
+        if use_pg:
+            rows: list[Any] = query_pg.row_texts(session, ids, want)
+            solutions = query.solutions(session, ids) if fmt.needs_solutions else {}
+        else:
+            rows, solutions = list(query.load_rows(session, ids, want, fmt.needs_solutions)), {}
+        yield ChunkJob(fmt.name, name, start, tuple(it.task_type for it in part), spec.style,
+                       spec.system_prompt, rows, solutions)
 
 
 def _describe_files(out: Path, written: list[SplitFile], others: list[str]) -> list[dict[str, Any]]:

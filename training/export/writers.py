@@ -1,20 +1,22 @@
 """Streaming file writers with fixed options, so memory stays bounded and bytes repeat.
 
-Parquet: columns are buffered for one row group, then written with a fixed schema,
-compression and format version (no timestamps are ever written into data files).
-JSONL: one record per line, keys in the format's fixed order, ASCII-escaped so that any
-string (even a lone surrogate in a repr) survives.
+Parquet: built chunks (Arrow record batches) are buffered up to one row group, then written
+with a fixed schema, compression and format version (no timestamps are ever written into
+data files). Row groups hold exactly `row_group_size` rows (the last one the rest) however
+the rows were chunked, and each is written as one contiguous table, so the bytes depend on
+the rows alone. JSONL: chunks of finished lines (ASCII-escaped, so any string, even a lone
+surrogate in a repr, survives).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
-from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from training.export.build import ChunkOutput
 
 PARQUET_OPTIONS = {"compression": "zstd", "compression_level": 3, "version": "2.6",
                    "use_dictionary": True, "write_statistics": True}
@@ -26,30 +28,30 @@ class ParquetSink:
         self.schema = schema
         self.row_group_size = row_group_size
         self.rows = 0
-        self._columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+        self._batches: list[pa.RecordBatch] = []
         self._buffered = 0
         self._writer = pq.ParquetWriter(str(path), schema, **PARQUET_OPTIONS)
 
-    def add(self, record: dict[str, Any]) -> None:
-        for name, column in self._columns.items():
-            column.append(record[name])
-        self._buffered += 1
-        if self._buffered >= self.row_group_size:
-            self._flush()
+    def add(self, chunk: ChunkOutput) -> None:
+        if chunk.batch is None:
+            raise TypeError("a parquet file takes Arrow record batches")
+        self._batches.append(chunk.batch)
+        self._buffered += chunk.batch.num_rows
+        while self._buffered >= self.row_group_size:
+            self._flush(self.row_group_size)
 
-    def _flush(self) -> None:
-        if not self._buffered:
+    def _flush(self, rows: int) -> None:
+        if not rows:
             return
-        arrays = [pa.array(self._columns[f.name], type=f.type) for f in self.schema]
-        self._writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema),
-                                 row_group_size=self.row_group_size)
-        self.rows += self._buffered
-        self._buffered = 0
-        for column in self._columns.values():
-            column.clear()
+        table = pa.Table.from_batches(self._batches, schema=self.schema)
+        group, rest = table.slice(0, rows), table.slice(rows)
+        self._writer.write_table(group.combine_chunks(), row_group_size=self.row_group_size)
+        self.rows += rows
+        self._batches = rest.to_batches()
+        self._buffered = rest.num_rows
 
     def close(self) -> int:
-        self._flush()
+        self._flush(self._buffered)
         self._writer.close()
         return self.rows
 
@@ -60,10 +62,11 @@ class JsonlSink:
         self.rows = 0
         self._file = path.open("w", encoding="ascii", newline="\n", buffering=1 << 20)
 
-    def add(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, ensure_ascii=True))
-        self._file.write("\n")
-        self.rows += 1
+    def add(self, chunk: ChunkOutput) -> None:
+        if chunk.text is None:
+            raise TypeError("a JSON-lines file takes text chunks")
+        self._file.write(chunk.text)
+        self.rows += chunk.rows
 
     def close(self) -> int:
         self._file.close()

@@ -1,0 +1,80 @@
+"""One chunk of an export file: stored rows in, finished file content out.
+
+A `ChunkJob` holds consecutive rows of one split file (in file order) and everything that
+turns them into bytes: the format, the style, the system prompt, each row's task type and
+its index in the file. `build_chunk` is a pure function of the job, so it gives the same
+output in the exporting process and in a worker process; that is what lets the export fan
+the CPU-heavy part (tasks, prompts, JSON, Arrow) out over cores and still write files that
+are byte-identical to a one-process run.
+
+Rows arrive either as `SampleRow`s (any database) or as the JSON text that the Postgres
+reader has the server build per row (`query_pg`), decoded here, in the worker, so that the
+exporting process never parses them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pyarrow as pa
+
+from training.export.columns import record_batch
+from training.export.formats import FORMATS
+from training.export.items import ExportItem, build_task
+from training.export.query import SampleRow
+
+QUESTION_KEYS = ("kind", "position", "line", "visit", "variable", "text", "gold_answer", "payload")
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    format: str
+    split: str
+    start: int  # file index of the first row
+    task_types: tuple[str, ...]
+    style: str
+    system_prompt: str | None
+    rows: list[SampleRow] | list[str]  # SampleRows, or `query_pg` JSON texts
+    solutions: dict[int, str] = field(default_factory=dict)  # sample id -> stored solution
+
+
+@dataclass(frozen=True)
+class ChunkOutput:
+    rows: int
+    batch: pa.RecordBatch | None = None  # parquet formats
+    text: str | None = None  # JSON-lines formats
+
+
+def decode_row(text: str, solution: str | None = None) -> SampleRow:
+    """A `query_pg` row (one JSON array, SampleRow's field order, questions as arrays)."""
+    v = json.loads(text)
+    score = v[6]
+    if isinstance(score, str):  # Postgres writes NaN / Infinity as JSON strings
+        v[6] = float(score)
+    stored = v[21]
+    questions = () if stored is None else tuple(
+        {**dict(zip(QUESTION_KEYS, q[:7])), "payload": q[7] or {}} for q in stored)
+    return SampleRow(*v[:21], questions=questions, solution=solution)
+
+
+def build_chunk(job: ChunkJob) -> ChunkOutput:
+    fmt = FORMATS[job.format]
+    if job.rows and isinstance(job.rows[0], str):
+        rows = [decode_row(t) for t in job.rows]  # type: ignore[arg-type]
+    else:
+        rows = list(job.rows)  # type: ignore[arg-type]
+    if job.solutions:
+        rows = [r if r.sample_id not in job.solutions else replace(r, solution=job.solutions[r.sample_id])
+                for r in rows]
+    if len(rows) != len(job.task_types):
+        raise ValueError(f"chunk of {len(rows)} rows for {len(job.task_types)} task types")
+    records: list[dict[str, Any]] = []
+    for offset, (row, task_type) in enumerate(zip(rows, job.task_types)):
+        task = build_task(row, task_type, job.style)
+        records.append(fmt.record(ExportItem(job.split, job.start + offset, task, row), job.system_prompt))
+    if fmt.file_kind == "parquet":
+        return ChunkOutput(len(records), batch=record_batch(records, fmt.schema))
+    return ChunkOutput(len(records), text="".join(json.dumps(r, ensure_ascii=True) + "\n" for r in records))
+

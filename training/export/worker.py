@@ -1,0 +1,56 @@
+"""A chunk-building worker process: `python -m training.export.worker`.
+
+Started by `parallel.ChunkRunner` with pipes on stdin and stdout (never by hand). It reads
+framed, pickled `ChunkJob`s from its parent and writes back, for each, one frame: a JSON
+header (`ok`, `rows`, `kind`, or the error's class and message) and the body (Arrow IPC
+bytes or UTF-8 text). The parent unpickles nothing that comes back.
+
+A plain module run (not `multiprocessing`'s spawn) so that the worker never re-imports the
+caller's `__main__` (a script without a main guard would otherwise run again in every
+worker) and inherits no database connection or thread from the exporting process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import sys
+from typing import BinaryIO
+
+import pyarrow as pa
+
+from training.export.build import ChunkOutput, build_chunk
+from training.export.frames import read_frame, write_frame
+
+
+def encode_output(out: ChunkOutput) -> tuple[dict, bytes]:
+    if out.batch is None:
+        return {"ok": True, "rows": out.rows, "kind": "text"}, (out.text or "").encode("utf-8")
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, out.batch.schema) as writer:
+        writer.write_batch(out.batch)
+    return {"ok": True, "rows": out.rows, "kind": "arrow"}, sink.getvalue().to_pybytes()
+
+
+def serve(jobs: BinaryIO, results: BinaryIO) -> None:
+    while (frame := read_frame(jobs)) is not None:
+        try:
+            header, body = encode_output(build_chunk(pickle.loads(frame)))
+        except Exception as exc:  # reported to the parent, which raises it there
+            header = {"ok": False, "type": type(exc).__name__, "module": type(exc).__module__,
+                      "message": str(exc)}
+            body = b""
+        write_frame(results, json.dumps(header).encode())
+        write_frame(results, body)
+        results.flush()
+
+
+def main() -> None:
+    results = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=1 << 20)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print cannot corrupt the frames
+    serve(sys.stdin.buffer, results)
+
+
+if __name__ == "__main__":
+    main()

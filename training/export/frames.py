@@ -22,6 +22,8 @@ def read_frame(stream: BinaryIO) -> bytes | None:
     return body
 
 
-def write_frame(stream: BinaryIO, body: bytes) -> None:
-    stream.write(HEADER.pack(len(body)))
-    stream.write(body)
+def write_frame(stream: BinaryIO, body: bytes | memoryview) -> None:
+    """`body` is any bytes-like object (an Arrow buffer is written without a copy)."""
+    view = memoryview(body)
+    stream.write(HEADER.pack(view.nbytes))
+    stream.write(view)

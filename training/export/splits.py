@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from training.export.clusters import cluster_programs
@@ -30,6 +30,21 @@ def seeded_key(seed: int, tag: str, value: object) -> int:
     """A 64-bit hash of (seed, tag, value): stable across processes and Python versions."""
     digest = hashlib.blake2b(f"{seed}:{tag}:{value}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
+
+
+def seeded_keyer(seed: int, tag: str) -> Callable[[object], int]:
+    """`seeded_key(seed, tag, ·)` for many values: the hash state of the common prefix is
+    computed once and copied per value (same keys, about half the cost; a 1M-sample export
+    computes over four million of them)."""
+    base = hashlib.blake2b(f"{seed}:{tag}:".encode(), digest_size=8)
+    from_bytes = int.from_bytes
+
+    def key(value: object) -> int:
+        h = base.copy()
+        h.update(str(value).encode())
+        return from_bytes(h.digest(), "big")
+
+    return key
 
 
 def eligible(c: Candidate, split: SplitSpec, task_type: str | None = None) -> bool:
@@ -72,7 +87,7 @@ def build_splits(cands: Sequence[Candidate], splits: Sequence[SplitSpec], seed: 
     items = {s.name: _pick(assigned[s.name], s, seed) for s in splits}
     for name, rows in items.items():
         rows.sort(key=(lambda it: _curriculum_key(it, seed)) if curriculum
-                  else (lambda it: seeded_key(seed, "order", f"{it.sample_id}/{it.task_type}")))
+                  else (lambda it, order=seeded_keyer(seed, "order"): order(f"{it.sample_id}/{it.task_type}")))
     counts = {name: _count(rows) for name, rows in items.items()}
     requested = {s.name: {q.task_type: q.count for q in s.tasks} for s in splits}
     return SplitPlan(items, cluster_of, requested, len(cands), unassigned, counts)
@@ -113,9 +128,10 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
         return best
 
     leftover: list[int] = []
+    cluster_key = seeded_keyer(seed, "cluster")
     # pass 1, per stratum: only splits still short of their share of this stratum
     for stratum in sorted(by_stratum):
-        keys = sorted(by_stratum[stratum], key=lambda k: seeded_key(seed, "cluster", k))
+        keys = sorted(by_stratum[stratum], key=cluster_key)
         supply = [sum(gains[k][i] for k in keys) for i in range(len(splits))]
         want = [0.0 if t is None or not totals[i] else t * supply[i] / totals[i] for i, t in enumerate(targets)]
         filled = [0] * len(splits)
@@ -129,7 +145,7 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
     # pass 2: rounding remainders go to sized splits still short overall, the rest to the
     # first open-ended split that can use them
     unassigned = 0
-    for key in sorted(leftover, key=lambda k: seeded_key(seed, "cluster", k)):
+    for key in sorted(leftover, key=cluster_key):
         best = neediest(key, lambda i: True)
         if best is None:
             best = next((i for i, g in enumerate(gains[key]) if g and targets[i] is None), None)
@@ -144,6 +160,7 @@ def _pick(pool: list[Candidate], split: SplitSpec, seed: int) -> list[Item]:
     """Each quota, in spec order, takes a proportional stratified pick of unused samples."""
     used: set[int] = set()
     items: list[Item] = []
+    tie = seeded_keyer(seed, "tie")
     for quota in split.tasks:
         strata: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         for c in pool:
@@ -151,9 +168,10 @@ def _pick(pool: list[Candidate], split: SplitSpec, seed: int) -> list[Item]:
                 strata[_stratum(c)].append(c)
         ranked: list[tuple[float, int, Candidate]] = []
         for group in strata.values():
-            group.sort(key=lambda c: seeded_key(seed, f"pick/{split.name}/{quota.task_type}", c.sample_id))
+            pick = seeded_keyer(seed, f"pick/{split.name}/{quota.task_type}")
+            group.sort(key=lambda c: pick(c.sample_id))
             n = len(group)
-            ranked.extend(((i + 0.5) / n, seeded_key(seed, "tie", c.sample_id), c) for i, c in enumerate(group))
+            ranked.extend(((i + 0.5) / n, tie(c.sample_id), c) for i, c in enumerate(group))
         ranked.sort(key=lambda r: (r[0], r[1]))
         chosen = ranked if quota.count is None else ranked[:quota.count]
         for _, _, c in chosen:

@@ -50,9 +50,8 @@ class ChunkOutput:
 def decode_row(text: str, solution: str | None = None) -> SampleRow:
     """A `query_pg` row (one JSON array, SampleRow's field order, questions as arrays)."""
     v = json.loads(text)
-    score = v[6]
-    if isinstance(score, str):  # Postgres writes NaN / Infinity as JSON strings
-        v[6] = float(score)
+    if v[6] is not None:  # a float column: JSON has 0 for 0.0, and strings for NaN / Infinity
+        v[6] = float(v[6])
     stored = v[21]
     questions = () if stored is None else tuple(
         {**dict(zip(QUESTION_KEYS, q[:7])), "payload": q[7] or {}} for q in stored)

@@ -39,7 +39,7 @@ from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
 MANIFEST = "manifest.json"
 CARD = "README.md"
 MANIFEST_VERSION = 1
-CHUNK_ROWS = 4_096  # rows read, built and handed to the writer at a time (progress is reported per chunk)
+CHUNK_ROWS = 2_048  # rows read, built and handed to the writer at a time (progress is reported per chunk)
 
 # (split name, rows written so far, rows the split will hold): the CLI's progress bar
 Progress = Callable[[str, int, int], None]

@@ -23,7 +23,7 @@ import pyarrow as pa
 from training.export.columns import record_batch
 from training.export.formats import FORMATS
 from training.export.items import ExportItem, build_task
-from training.export.query import SampleRow
+from training.export.records import SampleRow
 
 QUESTION_KEYS = ("kind", "position", "line", "visit", "variable", "text", "gold_answer", "payload")
 

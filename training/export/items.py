@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from training import make
-from training.export.query import SampleRow
+from training.export.records import SampleRow
 from training.records import IO, OI, Question
 from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -19,26 +18,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
+from training.export.records import Candidate, SampleRow
 
 STREAM_CHUNK = 5_000
 SOLVE_KEY = "sample:{id}/solve"  # natural key of the teacher call that solved a sample
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One accepted sample as the split builder sees it."""
-
-    sample_id: int
-    program_id: int
-    batch_id: int
-    parent_id: int | None
-    normalized_hash: str | None
-    level: str
-    constraint_type: str
-    difficulty_level: str | None
-    difficulty_score: float | None
-    result_chars: int
-    n_steps: int  # white-box step questions stored for the sample
 
 
 def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence[str] = (),
@@ -81,35 +64,6 @@ def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence
             continue
         yield Candidate(sid, pid, bid, parent, nhash, intern(level), intern(ctype),
                         None if dlevel is None else intern(dlevel), dscore, int(chars), int(n_steps))
-
-
-@dataclass(frozen=True, slots=True)
-class SampleRow:
-    """Everything one exported item is made from."""
-
-    sample_id: int
-    batch_id: int
-    program_id: int
-    execution_id: int
-    level: str
-    difficulty_level: str | None
-    difficulty_score: float | None
-    constraint_type: str
-    constraint_method: str
-    input_origin: str
-    solver_passes: int | None
-    solver_k: int | None
-    source: str
-    entry_point: str
-    origin: str
-    prompt_template: str | None
-    provenance: dict[str, Any]
-    args: str
-    result: dict[str, Any]
-    hash_seed: int
-    python_version: str
-    questions: tuple[dict[str, Any], ...]  # stored question rows, by position
-    solution: str | None  # the teacher's verified solving completion, when one is stored
 
 
 _ROW_COLUMNS = (

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from training.export.clusters import cluster_programs
-from training.export.query import Candidate
+from training.export.records import Candidate
 from training.export.spec import SplitSpec
 from training.tasks import IO_WHITEBOX
 

@@ -16,6 +16,7 @@ from tests.export.conftest import make_db, small_spec
 from training.export import BenchmarkFileError
 from training.export.contamination import load_benchmarks
 from training.export.fingerprint import fingerprint
+from training.normalize import normalized_hash
 
 CRUX_CODE = '''def f(text):
     result = ""
@@ -77,6 +78,22 @@ def test_renamed_copy_has_the_same_fingerprint_and_others_do_not():
     other = CRUX_CODE.replace("ch.upper()", "ch.lower()")
     assert not fingerprint(other).hashes & fingerprint(CRUX_CODE).hashes
 
+
+
+def test_fingerprint_normalizes_with_the_pipelines_normalizer():
+    # one definition of "the same program up to naming": without imports, the whole-program
+    # fingerprint hash is the pipeline's dedup hash
+    assert normalized_hash(CRUX_CODE) in fingerprint(CRUX_CODE).hashes
+    assert normalized_hash(RENAMED) in fingerprint(CRUX_CODE).hashes
+    # imports are dropped from the fingerprint (not from the dedup hash): same program either way
+    with_import = "import math\n" + CRUX_CODE
+    assert normalized_hash(with_import) not in fingerprint(with_import).hashes
+    assert fingerprint(with_import).hashes == fingerprint(CRUX_CODE).hashes
+    # names in `global` statements are renamed like every other use of the name
+    g1 = "total = 0\ndef add(x):\n    global total\n    total += x\n    return total\n"
+    g2 = g1.replace("total", "acc")
+    assert fingerprint(g1).hashes == fingerprint(g2).hashes
+    assert "global v0" in " ".join(fingerprint(g2).tokens)
 
 def test_index_flags_exact_and_ngram_matches(bench_files):
     index = load_benchmarks(bench_files, n=16, threshold=0.5)

@@ -7,86 +7,23 @@ function copied with renamed variables has the same hash, and its token stream t
 n-grams. Each top-level function is also fingerprinted on its own, so a benchmark function
 pasted in as a helper of a bigger program is still caught.
 
-(The pipeline's dedup hash lives in `workers`, which this layer may not import; this is
-the export's own, applied to both sides of every comparison.)
+The renaming is `training.normalize`'s, the same one the pipeline's dedup hash uses, so
+"the same program up to naming" means one thing everywhere. Unlike the dedup hash, the
+fingerprint drops import statements (a benchmark and a program that import differently
+still match).
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
 import hashlib
 import io
 import tokenize
 from dataclasses import dataclass
 
-_BUILTINS = frozenset(dir(builtins))
+from training.normalize import BUILTINS, canonical, drop_docstring, imported_names
+
 MIN_FUNCTION_NODES = 12  # below this a function is too generic to call a match
-
-
-class _Renamer(ast.NodeTransformer):
-    def __init__(self, keep: frozenset[str]) -> None:
-        self.keep = keep
-        self.names: dict[str, str] = {}
-
-    def rename(self, name: str) -> str:
-        if name in self.keep:
-            return name
-        return self.names.setdefault(name, f"v{len(self.names)}")
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.name = self.rename(node.name)
-        _drop_docstring(node)
-        node.returns = None
-        node.decorator_list = []
-        self.generic_visit(node)
-        return node
-
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.name = self.rename(node.name)
-        _drop_docstring(node)
-        self.generic_visit(node)
-        return node
-
-    def visit_arg(self, node: ast.arg) -> ast.AST:
-        node.arg = self.rename(node.arg)
-        node.annotation = None
-        return node
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        node.id = self.rename(node.id)
-        return node
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
-        self.generic_visit(node)
-        if node.value is None:
-            return ast.Pass()
-        return ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)
-
-
-def _drop_docstring(node: ast.AST) -> None:
-    body = getattr(node, "body", None)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
-        del body[0]
-        if not body:
-            body.append(ast.Pass())
-
-
-def _imported(tree: ast.AST) -> frozenset[str]:
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
-    return frozenset(names)
-
-
-def _canonical(tree: ast.Module, keep: frozenset[str]) -> ast.Module:
-    tree = _Renamer(keep).visit(tree)
-    tree.body = [s for s in tree.body if not isinstance(s, (ast.Import, ast.ImportFrom))]
-    return ast.fix_missing_locations(tree)
 
 
 def _digest(text: str) -> str:
@@ -110,16 +47,16 @@ def hash_ngram(tokens: tuple[str, ...]) -> int:
 def fingerprint(code: str) -> Fingerprint:
     """Raises SyntaxError (or ValueError) for code that does not parse."""
     tree = ast.parse(code)
-    keep = _BUILTINS | _imported(tree)
-    _drop_docstring(tree)
+    keep = BUILTINS | imported_names(tree)
+    drop_docstring(tree)
     hashes = set()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
                 sum(1 for _ in ast.walk(node)) >= MIN_FUNCTION_NODES:
-            single = _canonical(ast.Module(body=[node], type_ignores=[]), keep)
+            single = canonical(ast.Module(body=[node], type_ignores=[]), keep, drop_imports=True)
             hashes.add(_digest(ast.dump(single, annotate_fields=False)))
-    whole = _canonical(ast.parse(code), keep)
-    _drop_docstring(whole)
+    whole = canonical(ast.parse(code), keep, drop_imports=True)
+    drop_docstring(whole)  # a string that followed the dropped imports is a docstring too
     hashes.add(_digest(ast.dump(whole, annotate_fields=False)))
     return Fingerprint(frozenset(hashes), _tokens(ast.unparse(whole)))
 

@@ -36,3 +36,23 @@ def test_postgres_export_matches_sqlite(pg_session, db, tmp_path):
     # a second run on the same data is byte-identical on Postgres too
     again = run_export(pg_session, spec, tmp_path / "pg2")
     assert again.manifest["content_sha256"] == from_pg.manifest["content_sha256"]
+
+
+def test_postgres_candidates_stream_raw_rows_equal_to_the_orm_path(pg_session):
+    from datetime import datetime, timedelta, timezone
+
+    from training.export import query
+
+    built = build(pg_session)
+    pg_session.flush()  # uncommitted: the raw cursor reads the caller's transaction
+    now = datetime.now(timezone.utc)
+    for kwargs in ({}, {"levels": ("C1", "C2")},
+                   {"created_after": now - timedelta(days=1), "created_before": now + timedelta(days=1)}):
+        raw = list(query.candidates(pg_session, built.batch_ids, raw=True, **kwargs))
+        orm = list(query.candidates(pg_session, built.batch_ids, raw=False, **kwargs))
+        assert raw == orm and len(raw) > 0
+        assert [c.sample_id for c in raw] == sorted(c.sample_id for c in raw)
+    # one string object per program hash, shared by its samples
+    by_program = {}
+    for c in raw:
+        assert by_program.setdefault(c.program_id, c.normalized_hash) is c.normalized_hash

@@ -16,7 +16,7 @@ from tests.export.conftest import small_spec
 from training.export import ExportSpec, SplitSpec, TaskQuota, plan_export
 from training.export.clusters import cluster_programs
 from training.export.query import Candidate
-from training.export.splits import build_splits
+from training.export.splits import _pick, build_splits, seeded_keyer
 
 
 def _cand(i: int, program: int, level: str = "C1", ctype: str = "str", parent: int | None = None,
@@ -82,6 +82,28 @@ def test_quotas_limits_and_stratification():
             owners.setdefault(it.candidate.program_id, set()).add(name)
     assert all(len(o) == 1 for o in owners.values())
 
+
+
+def test_pick_is_the_lowest_ranks_across_uneven_strata():
+    # strata of 7, 5, 3 and 1 samples: ranks (i + 0.5) / n interleave and some tie exactly
+    # (1/2 in the 1- and 3-sample strata...), so the seeded tie key decides; the lazily
+    # merged pick must equal ranking every sample and sorting on (rank, tie)
+    sizes = {("C1", "str"): 7, ("C2", "str"): 5, ("C1", "list"): 3, ("C3", "dict"): 1}
+    cands, i = [], 0
+    for (level, ctype), n in sizes.items():
+        for _ in range(n):
+            cands.append(_cand(i, i, level, ctype))
+            i += 1
+    for count in (1, 4, 9, 16):
+        picked = _pick(cands, SplitSpec("a", (TaskQuota("io", count),)), seed=5)
+        pick, tie = seeded_keyer(5, "pick/a/io"), seeded_keyer(5, "tie")
+        ranked = []
+        for stratum in sizes:
+            group = sorted((c for c in cands if (c.level, c.constraint_type) == stratum),
+                           key=lambda c: pick(c.sample_id))
+            ranked += [((k + 0.5) / len(group), tie(c.sample_id), c.sample_id) for k, c in enumerate(group)]
+        want = sorted(r[2] for r in sorted(ranked, key=lambda r: (r[0], r[1]))[:count])
+        assert sorted(it.sample_id for it in picked) == want
 
 def test_oversubscribed_splits_are_water_filled():
     """Too few samples for every target: small splits get theirs in full, big ones share the rest."""

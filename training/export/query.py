@@ -14,21 +14,50 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
-from training.export.records import Candidate, SampleRow
+from training.export import query_pg
+from training.export.records import Candidate, SampleRow  # noqa: F401 (re-exported)
 
 STREAM_CHUNK = 5_000
 SOLVE_KEY = "sample:{id}/solve"  # natural key of the teacher call that solved a sample
 
 
 def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence[str] = (),
-               created_after: datetime | None = None, created_before: datetime | None = None) -> Iterator[Candidate]:
+               created_after: datetime | None = None, created_before: datetime | None = None,
+               *, raw: bool | None = None) -> Iterator[Candidate]:
     """Accepted samples with a gradable (ok, untruncated) result, in sample-id order; the
     optional window is half-open on the sample's created_at, [after, before), so consecutive
-    windows never share a sample."""
+    windows never share a sample.
+
+    On Postgres (`raw` None or True) the same statement is streamed through a server-side
+    psycopg cursor as plain tuples: SQLAlchemy's row layer was half of the planning read.
+    Strings and ids that repeat between samples of a program are shared, not copied per
+    sample (a million candidates are held while planning)."""
+    stmt = candidate_statement(batch_ids, levels, created_after, created_before)
+    if raw is None:
+        raw = query_pg.supported(session)
+    if raw:
+        rows: Iterator[Any] = query_pg.stream(session, stmt, STREAM_CHUNK)
+    else:
+        rows = iter(session.connection().execute(stmt.execution_options(yield_per=STREAM_CHUNK)))
+    intern = sys.intern
+    shared: dict[Any, Any] = {}  # program id, parent id and hash: one object per program
+    share = shared.setdefault
+    for (sid, pid, bid, parent, nhash, level, ctype, dlevel, dscore, chars, n_steps, truncated) in rows:
+        if truncated or chars is None:
+            continue
+        pid = share(pid, pid)
+        yield Candidate(sid, pid, share(bid, bid), None if parent is None else share(parent, parent),
+                        None if nhash is None else share(nhash, nhash), intern(level), intern(ctype),
+                        None if dlevel is None else intern(dlevel), dscore, int(chars), int(n_steps))
+
+
+def candidate_statement(batch_ids: Sequence[int] = (), levels: Sequence[str] = (),
+                        created_after: datetime | None = None, created_before: datetime | None = None) -> Select:
+    """The candidates query (see `candidates`)."""
     steps = (
         select(Question.sample_id, func.count().label("n"))
         .where(Question.position > 0)
@@ -57,13 +86,7 @@ def candidates(session: Session, batch_ids: Sequence[int] = (), levels: Sequence
         stmt = stmt.where(Sample.created_at >= created_after)
     if created_before is not None:
         stmt = stmt.where(Sample.created_at < created_before)
-    intern = sys.intern
-    for row in session.connection().execute(stmt.execution_options(yield_per=STREAM_CHUNK)):
-        (sid, pid, bid, parent, nhash, level, ctype, dlevel, dscore, chars, n_steps, truncated) = row
-        if truncated or chars is None:
-            continue
-        yield Candidate(sid, pid, bid, parent, nhash, intern(level), intern(ctype),
-                        None if dlevel is None else intern(dlevel), dscore, int(chars), int(n_steps))
+    return stmt
 
 
 _ROW_COLUMNS = (

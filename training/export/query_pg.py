@@ -14,8 +14,10 @@ included), like every other query of the export.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -40,6 +42,7 @@ JOIN executions e ON e.id = s.execution_id
 # transaction-local settings while the export reads, restored afterwards: no JIT (its
 # compile time per chunk query is larger than the query), and floats written exactly
 _SETTINGS = {"jit": "off", "extra_float_digits": "3"}
+_CURSOR_IDS = itertools.count()
 
 
 def supported(session: Session) -> bool:
@@ -59,6 +62,20 @@ def reading(session: Session) -> Iterator[None]:
             cur.execute("SELECT set_config(%s, %s, true)", (name, value))
     finally:
         cur.close()
+
+
+def stream(session: Session, stmt: Any, batch: int) -> Iterator[tuple]:
+    """The rows of a SQLAlchemy Core `stmt` as plain tuples, `batch` at a time from a
+    server-side cursor in the caller's transaction (bounded memory, no Row objects)."""
+    compiled = stmt.compile(dialect=session.get_bind().dialect, compile_kwargs={"render_postcompile": True})
+    params = compiled.construct_params()
+    processors = compiled._bind_processors  # e.g. JSON path keys are encoded by their type
+    params = {k: processors[k](v) if k in processors else v for k, v in params.items()}
+    driver = session.connection().connection.driver_connection
+    with driver.cursor(name=f"export_stream_{next(_CURSOR_IDS)}") as cur:
+        cur.execute(str(compiled), params)
+        while rows := cur.fetchmany(batch):
+            yield from rows
 
 
 def row_texts(session: Session, sample_ids: Sequence[int], with_questions: Sequence[bool]) -> list[str]:

@@ -15,8 +15,10 @@
 from __future__ import annotations
 
 import hashlib
+import heapq
+import itertools
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from training.export.clusters import cluster_programs
@@ -157,27 +159,42 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
 
 
 def _pick(pool: list[Candidate], split: SplitSpec, seed: int) -> list[Item]:
-    """Each quota, in spec order, takes a proportional stratified pick of unused samples."""
+    """Each quota, in spec order, takes a proportional stratified pick of unused samples.
+
+    A sample's rank is its relative position (i + 0.5) / n in its stratum's seeded order,
+    ties broken by a seeded key; the pick is the lowest ranks. Each stratum's list is
+    already in rank order, so the strata are merged lazily instead of ranking every sample
+    into one big sorted list (that list was the planning peak of a 1M-sample export), and
+    tie keys are only computed for the samples that are reached."""
     used: set[int] = set()
     items: list[Item] = []
     tie = seeded_keyer(seed, "tie")
     for quota in split.tasks:
         strata: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
+        task_type = quota.task_type
         for c in pool:
-            if c.sample_id not in used and eligible(c, split, quota.task_type):
+            if c.sample_id not in used and eligible(c, split, task_type):
                 strata[_stratum(c)].append(c)
-        ranked: list[tuple[float, int, Candidate]] = []
-        for group in strata.values():
-            pick = seeded_keyer(seed, f"pick/{split.name}/{quota.task_type}")
+        pick = seeded_keyer(seed, f"pick/{split.name}/{task_type}")
+        streams = []
+        for order, group in enumerate(strata.values()):
             group.sort(key=lambda c: pick(c.sample_id))
-            n = len(group)
-            ranked.extend(((i + 0.5) / n, tie(c.sample_id), c) for i, c in enumerate(group))
-        ranked.sort(key=lambda r: (r[0], r[1]))
-        chosen = ranked if quota.count is None else ranked[:quota.count]
-        for _, _, c in chosen:
+            streams.append(_ranked(group, order, tie))
+        # (rank, tie, stratum order) is the order a stable sort on (rank, tie) gave
+        ranked = heapq.merge(*streams)
+        if quota.count is not None:
+            ranked = itertools.islice(ranked, quota.count)
+        for _, _, _, c in ranked:
             used.add(c.sample_id)
-            items.append(Item(c.sample_id, quota.task_type, c))
+            items.append(Item(c.sample_id, task_type, c))
     return items
+
+
+def _ranked(group: list[Candidate], order: int, tie: Callable[[object], int]
+            ) -> Iterator[tuple[float, int, int, Candidate]]:
+    n = len(group)
+    for i, c in enumerate(group):
+        yield (i + 0.5) / n, tie(c.sample_id), order, c
 
 
 def _level_rank(level: str | None) -> tuple[int, str]:

@@ -89,3 +89,30 @@ def test_small_exports_and_daemons_build_in_process(monkeypatch):
     monkeypatch.setattr(parallel, "WORKERS", 3)
     assert parallel.worker_count(parallel.PARALLEL_MIN_ROWS) == 3
 
+
+
+def test_worker_process_builds_without_sqlalchemy_or_pandas(db):
+    # a real worker interpreter: after building a verl chunk it holds no SQLAlchemy/ORM
+    # (records live outside `query`, the package imports lazily) and no pandas
+    import subprocess
+    import sys
+
+    from sqlalchemy.orm import Session
+
+    from training.export.query import load_rows
+
+    with Session(db.engine) as session:
+        rows = list(load_rows(session, db.built.sample_ids[:3], [False] * 3))
+    script = (
+        "import pickle, sys\n"
+        "from training.export import worker\n"
+        "worker.lean_memory()\n"
+        "out = worker.build_chunk(pickle.loads(sys.stdin.buffer.read()))\n"
+        "print(out.rows, out.batch.num_rows, 'sqlalchemy' in sys.modules, 'app.db' in sys.modules,"
+        " 'pandas' in sys.modules, worker.pa.default_memory_pool().backend_name)\n"
+    )
+    job = ChunkJob("verl", "rl", 0, ("io",) * 3, "tags", None, rows)
+    import pickle
+
+    done = subprocess.run([sys.executable, "-c", script], input=pickle.dumps(job), capture_output=True, check=True)
+    assert done.stdout.decode().split() == ["3", "3", "False", "False", "False", "jemalloc"]

@@ -12,6 +12,7 @@ worker) and inherits no database connection or thread from the exporting process
 
 from __future__ import annotations
 
+import importlib.abc
 import json
 import os
 import pickle
@@ -46,7 +47,31 @@ def serve(jobs: BinaryIO, results: BinaryIO) -> None:
         results.flush()
 
 
+class _NoPandas(importlib.abc.MetaPathFinder):
+    """Makes pandas unimportable in a worker. `pa.array(list)` imports pandas on first use
+    only to ask whether the list is a pandas object; that import was about 45 MiB of every
+    worker's memory, for nothing (workers never see pandas objects)."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == "pandas" or name.startswith("pandas."):
+            raise ModuleNotFoundError(f"No module named {name!r} (blocked in export workers)", name=name)
+        return None
+
+
+def lean_memory() -> None:
+    """No pandas, and Arrow's jemalloc pool where the build has one: it hands freed
+    chunk buffers back sooner than the default pool (measured on a 2,048-row verl chunk:
+    worker RSS 188 MiB -> 95 MiB together with the pandas block)."""
+    if "pandas" not in sys.modules:
+        sys.meta_path.insert(0, _NoPandas())
+    try:
+        pa.set_memory_pool(pa.jemalloc_memory_pool())
+    except (NotImplementedError, pa.ArrowNotImplementedError):
+        pass  # a pyarrow built without jemalloc: the default pool works too
+
+
 def main() -> None:
+    lean_memory()
     results = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=1 << 20)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print cannot corrupt the frames
     serve(sys.stdin.buffer, results)

@@ -175,3 +175,21 @@ def test_card_counts_and_seeds(exports):
     assert "| io_whitebox | 0 | 30 | 10 |" in card
     assert "- export seed: 0" in card and ": 7, builtin" in card  # the batch seed and teacher
     assert "## Licence" in card and "Difficulty score histograms" in card
+
+
+@pytest.mark.parametrize("args, code", [
+    ("'ab', 2", "def f(s, k):\n    return s * k\n"),
+    ("'é', 2", "def f(s, k):\n    return s * k\n"),  # non-ASCII questions: plain encoding
+    ("\x00questions\x00", "def f(s, k=1):\n    return s * k\n"),  # a field equal to the placeholder
+])
+def test_verl_ground_truth_reuses_the_question_json_byte_for_byte(args, code):
+    from training import make
+    from training.export.formats.verl import ground_truth
+
+    result = {"type": "str", "repr": repr("x" * 3)}
+    questions = (make.io_question("f", args, result),
+                 make.variable_question(1, 2, "return s * k", 1, "s", {"type": "str", "repr": args.split(",")[0]}))
+    task = Task(task_type="io_whitebox", code=code, entry_point="f", args=args, result=result, questions=questions)
+    records = json.dumps([q.to_dict() for q in task.questions], sort_keys=True, ensure_ascii=False)
+    assert ground_truth(task, records) == task.ground_truth()
+    assert Task.from_ground_truth(ground_truth(task, records)) == task

@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from training.export.formats.base import ABILITY, MESSAGES_TYPE, SplitFile, chat
 from training.export.items import ExportItem
+from training.tasks import Task
 
 EXTRA_INFO_TYPE = pa.struct([
     ("index", pa.int64()), ("split", pa.string()), ("task_type", pa.string()),
@@ -35,6 +36,26 @@ SCHEMA = pa.schema([
 ])
 
 
+_SLOT = "\x00questions\x00"
+_SLOT_JSON = json.dumps(_SLOT)
+
+
+def ground_truth(task: Task, question_json: str) -> str:
+    """`task.ground_truth()` without encoding the questions a second time: `question_json`
+    is the row's `question_records` (the same dicts, sorted keys). ASCII-only it is also
+    exactly what `ensure_ascii` encoding gives, so it is put in place of a placeholder; with
+    any other character, or a placeholder that is not unique, the plain encoding is used."""
+    if not question_json.isascii():
+        return task.ground_truth()
+    data = task.to_dict()
+    data["questions"] = _SLOT
+    text = json.dumps(data, sort_keys=True)
+    head, slot, tail = text.partition(_SLOT_JSON)
+    if not slot or _SLOT_JSON in tail:
+        return task.ground_truth()
+    return head + question_json + tail
+
+
 class VerlFormat:
     name = "verl"
     file_kind = "parquet"
@@ -49,7 +70,8 @@ class VerlFormat:
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         task, row = item.task, item.row
         extra = task.extra_info()
-        extra["question_records"] = json.dumps(extra["question_records"], sort_keys=True, ensure_ascii=False)
+        records = json.dumps(extra["question_records"], sort_keys=True, ensure_ascii=False)
+        extra["question_records"] = records
         extra.update(index=item.index, split=item.split, sample_id=row.sample_id,
                      program_id=row.program_id, batch_id=row.batch_id, level=row.level,
                      difficulty_level=row.difficulty_level, constraint_type=row.constraint_type,
@@ -58,7 +80,7 @@ class VerlFormat:
             "data_source": task.data_source,
             "prompt": chat(item, system_prompt, with_answer=False),
             "ability": ABILITY,
-            "reward_model": {"style": "rule", "ground_truth": task.ground_truth()},
+            "reward_model": {"style": "rule", "ground_truth": ground_truth(task, records)},
             "extra_info": extra,
         }
 

@@ -3,8 +3,10 @@
 Two passes keep memory bounded: `candidates` streams one small record per accepted sample
 (what the split builder needs: ids, strata, cluster keys, sizes), then `load_rows` fetches
 the full rows of the chosen samples a chunk at a time, in the order they will be written.
-Both stream with `yield_per` (a server-side cursor on Postgres). Queries run on the
-session's connection as Core statements: the ORM result layer would double the fetch cost.
+Both stream with `yield_per` (a server-side cursor on Postgres; on Postgres the candidates
+come as plain tuples through `query_pg.stream`). Queries run on the session's connection as
+Core statements: the ORM result layer would double the fetch cost. The records themselves
+live in `records` (re-exported here), so row building never imports this module.
 """
 
 from __future__ import annotations

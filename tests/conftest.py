@@ -4,18 +4,16 @@ worker processes. Nothing here fakes the database or the queue."""
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine
 
 from app.core.config import get_settings
+from tests.support import throwaway_database
 
 ROOT = Path(__file__).resolve().parents[1]
-PG_ADMIN_URL = os.environ.get("EXECSYNTH_TEST_PG_ADMIN_URL", "postgresql+psycopg://127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("EXECSYNTH_TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 
@@ -33,21 +31,11 @@ def _fresh_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """URL of a new, empty Postgres database, dropped at the end of the session."""
-    name = f"execsynth_t_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
     try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:
-        pytest.fail(f"Postgres is required at {PG_ADMIN_URL}: {exc}")
-    url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    yield url
-    from app.db.session import get_engine
-
-    get_engine.cache_clear()
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+        with throwaway_database() as url:
+            yield url
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="session")

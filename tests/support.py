@@ -7,7 +7,36 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+PG_ADMIN_URL = os.environ.get("EXECSYNTH_TEST_PG_ADMIN_URL", "postgresql+psycopg://127.0.0.1:5432/test")
+
+
+@contextmanager
+def throwaway_database(prefix: str = "execsynth_t") -> Iterator[str]:
+    """URL of a new, empty Postgres database, dropped (with any open connections) afterwards."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    from app.db.session import get_engine
+
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:
+        admin.dispose()
+        raise RuntimeError(f"Postgres is required at {PG_ADMIN_URL}: {exc}") from exc
+    try:
+        yield make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        get_engine.cache_clear()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def service_env(**values: str) -> dict[str, str]:

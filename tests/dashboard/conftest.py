@@ -12,17 +12,15 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
-from tests.conftest import PG_ADMIN_URL, ROOT
+from tests.conftest import ROOT
+from tests.support import throwaway_database
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -60,28 +58,15 @@ def dashboard_db() -> Iterator[tuple[str, str, list[int]]]:
     from app.apikeys.schemas import ApiKeyCreate
     from app.apikeys.service import create as create_key
     from app.db import migrate
-    from app.db.session import get_engine, session_scope
+    from app.db.session import session_scope
     from tests.dashboard.seed import seed
 
-    name = f"execsynth_dash_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except Exception as exc:
-        pytest.fail(f"Postgres is required at {PG_ADMIN_URL}: {exc}")
-    url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    try:
+    with throwaway_database("execsynth_dash") as url:
         migrate.upgrade(url)
         with session_scope(url) as session:
             seeded = seed(session)
             key = create_key(session, ApiKeyCreate(name="dashboard-tests")).key
         yield url, key, seeded.batch_ids
-    finally:
-        get_engine.cache_clear()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def _free_port() -> int:

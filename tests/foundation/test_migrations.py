@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -9,6 +11,7 @@ from sqlalchemy import create_engine, inspect
 
 from app.db import migrate
 from app.db.models import Base
+from tests.support import throwaway_database
 
 TABLES = {"api_keys", "batches", "teacher_calls", "programs", "executions", "samples", "questions", "exports"}
 
@@ -36,28 +39,9 @@ def fresh_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'm.sqlite3'}"
     # a second throwaway database, so this test can drop everything
-    from sqlalchemy import text
-    from sqlalchemy.engine import make_url
-    import uuid
-
-    from tests.conftest import PG_ADMIN_URL
-
-    name = f"execsynth_m_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-
-    def _drop() -> None:
-        from app.db.session import get_engine
-
-        get_engine.cache_clear()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-    request.addfinalizer(_drop)
-    return url
+    stack = ExitStack()
+    request.addfinalizer(stack.close)
+    return stack.enter_context(throwaway_database("execsynth_m"))
 
 
 def test_upgrade_downgrade_upgrade_and_no_autogenerate_diff(fresh_url: str) -> None:

@@ -7,39 +7,25 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
-from tests.conftest import PG_ADMIN_URL, ROOT
+from tests.conftest import ROOT
 from tests.service.conftest import PrivateRedis, Service
-from tests.support import service_env
+from tests.support import service_env, throwaway_database
 
 
 @contextmanager
 def fresh_database() -> Iterator[str]:
     """A new migrated Postgres database, dropped afterwards."""
     from app.db import migrate
-    from app.db.session import get_engine
 
-    name = f"execsynth_n_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(PG_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    try:
+    with throwaway_database("execsynth_n") as url:
         migrate.upgrade(url)
         yield url
-    finally:
-        get_engine.cache_clear()
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture()

@@ -52,16 +52,6 @@ class _Slot:
         if server is not None:
             server.close()
 
-    def _ensure_started(self) -> None:
-        """Start on first use, so a Sandbox built once per process needs no explicit start."""
-        if self._backend is None:
-            self.start()
-
-    def forkserver_pids(self) -> list[int]:
-        """Host pids of the running forkserver processes (for diagnostics and tests)."""
-        return [server.proc.pid for slot in self._all_slots
-                for server in list(slot.servers.values()) if server.proc is not None]
-
     def close(self) -> None:
         for seed in list(self.servers):
             self.discard(seed)

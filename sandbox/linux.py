@@ -2,12 +2,15 @@
 
 `os.unshare` only arrived in Python 3.12 and `mount`/`prctl` are not exposed at all; the
 sandbox needs them to build its namespaces, so they are called through libc directly.
+libc is reached through the interpreter's own symbol table (`dlopen(NULL)`), not
+`ctypes.util.find_library`: that module imports subprocess, threading, tempfile and the
+compression modules, and the forkserver would carry them (and threading's at-fork hook,
+run in every job child) for its whole life.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 
 CLONE_NEWNS = 0x00020000
@@ -39,7 +42,7 @@ _libc = None
 def _lib() -> ctypes.CDLL:
     global _libc
     if _libc is None:
-        _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        _libc = ctypes.CDLL(None, use_errno=True)  # libc's symbols, already loaded
         _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
                                 ctypes.c_ulong, ctypes.c_char_p]
         _libc.unshare.argtypes = [ctypes.c_int]

@@ -24,8 +24,19 @@ def _client(broker_url: str, settings_json: str) -> Celery:
     return client
 
 
+_by_settings: dict[int, tuple[Settings, Celery]] = {}
+
+
 def producer(settings: Settings) -> Celery:
-    return _client(settings.broker_url, settings.model_dump_json())
+    """The client for these settings. Settings objects live as long as the app, so the client is
+    looked up by identity first (dumping the settings to JSON on every request costs more than
+    the publish itself) and by value when a new settings object arrives."""
+    entry = _by_settings.get(id(settings))
+    if entry is None or entry[0] is not settings:
+        if len(_by_settings) >= 16:
+            _by_settings.clear()
+        entry = _by_settings[id(settings)] = (settings, _client(settings.broker_url, settings.model_dump_json()))
+    return entry[1]
 
 
 def send_after_commit(session: Session, settings: Settings, name: str, *args: Any, queue: str | None = None) -> None:

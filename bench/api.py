@@ -8,6 +8,12 @@ server on it, and measures p50/p95/p99 latency of
 under 32 concurrent clients. It also times the uncached difficulty aggregate (the one GROUP
 BY the stats snapshot is built from), since the served figure mostly measures the snapshot.
 
+The load comes from wrk (Debian package `wrk`) when it is on PATH: a C load generator leaves
+the machine's two cores to the server, where a Python client would take half of them. Without
+wrk (or with `--client httpx`) an asyncio httpx client does the same closed loop. Either way
+each client sends its next request as soon as the last one is answered, so by Little's law the
+latency at 32 clients is 32 / throughput: the targets ask for ~1,000 POST/s on this machine.
+
 Run from the repository root: `python -m bench.api [--quick]` (needs Postgres and Redis).
 """
 
@@ -15,11 +21,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -68,6 +77,47 @@ async def _load(base: str, name: str, make_request, clients: int, total: int) ->
         elapsed = time.perf_counter() - started
     return {"name": name, "n": len(latencies), "errors": errors, "rps": len(latencies) / elapsed,
             "p50": statistics.median(latencies), "p95": _percentile(latencies, 0.95), "p99": _percentile(latencies, 0.99)}
+
+
+WRK_SCRIPT = """
+local counter = 0
+local method, path, body, key = %(method)s, %(path)s, %(body)s, %(key)s
+request = function()
+  counter = counter + 1
+  local headers = {["X-API-Key"] = key}
+  local payload = nil
+  if body ~= nil then
+    headers["Content-Type"] = "application/json"
+    payload = string.gsub(body, "SEED", tostring(counter))
+  end
+  return wrk.format(method, path, headers, payload)
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK {"n": %%d, "errors": %%d, "seconds": %%f, "p50": %%f, "p95": %%f, "p99": %%f}\\n',
+    summary.requests, e.status + e.connect + e.read + e.write + e.timeout, summary.duration / 1e6,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000))
+end
+"""
+
+
+def _lua(value: str | None) -> str:
+    return "nil" if value is None else json.dumps(value)  # a JSON string is a valid Lua string here
+
+
+def _wrk(base: str, name: str, method: str, path: str, body: str | None, key: str, clients: int, seconds: float) -> dict:
+    """One closed-loop wrk run; `SEED` in the body is replaced by a per-request counter."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_SCRIPT % {"method": _lua(method), "path": _lua(path), "body": _lua(body), "key": _lua(key)})
+    try:
+        out = subprocess.run(["wrk", "-t", str(min(2, clients)), "-c", str(clients), "-d", f"{seconds:.0f}s", "--timeout", "10s",
+                              "-s", script.name, base], capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(script.name)
+    line = next(x for x in out.splitlines() if x.startswith("WRK "))
+    r = json.loads(line[4:])
+    return {"name": name, "n": r["n"], "errors": r["errors"], "rps": r["n"] / r["seconds"],
+            "p50": r["p50"], "p95": r["p95"], "p99": r["p99"]}
 
 
 def _uncached_stats_ms(url: str, repeats: int = 3) -> float:
@@ -119,11 +169,15 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--requests", type=int, default=None, help="requests per endpoint")
     parser.add_argument("--server-workers", type=int, default=2)
+    parser.add_argument("--client", choices=("wrk", "httpx"), default="wrk" if shutil.which("wrk") else "httpx",
+                        help="load generator (default: wrk when it is installed)")
+    parser.add_argument("--seconds", type=float, default=None, help="seconds per endpoint with wrk")
     parser.add_argument("--admin-url", default=os.environ.get("EXECSYNTH_TEST_PG_ADMIN_URL", "postgresql+psycopg://127.0.0.1:5432/test"))
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/12")
     args = parser.parse_args()
     rows = args.rows or (50_000 if args.quick else 1_000_000)
     requests = args.requests or (320 if args.quick else 1600)
+    seconds = args.seconds or (5 if args.quick else 15)
 
     from app.constraints.service import catalog
     from app.db import migrate
@@ -152,10 +206,19 @@ def main() -> None:
             return await http.post("/v1/batches", json={**SPEC, "seed": abs(i)}, headers=key)
 
         endpoints = (("GET /v1/stats/difficulty", stats), ("GET /v1/samples (filtered page)", samples), ("POST /v1/batches", post))
+        wrk_endpoints = (("GET /v1/stats/difficulty", "GET", "/v1/stats/difficulty", None),
+                         ("GET /v1/samples (filtered page)", "GET", "/v1/samples?type=str&level=C3&status=accepted&limit=50", None),
+                         ("POST /v1/batches", "POST", "/v1/batches", json.dumps({**SPEC, "seed": 0}).replace('"seed": 0', '"seed": SEED')))
         # one client shows the service time; the concurrent run adds the queueing on this machine's cores
         for clients, n in ((1, max(50, requests // 10)), (args.clients, requests)):
-            results = [asyncio.run(_load(base, name, fn, clients, n)) for name, fn in endpoints]
-            print(f"\n{clients} concurrent client(s), {n} requests per endpoint, {args.server_workers} uvicorn workers, "
+            if args.client == "wrk":
+                results = [_wrk(base, name, method, path, body, key["X-API-Key"], clients, seconds)
+                           for name, method, path, body in wrk_endpoints]
+                load = f"wrk, {seconds:.0f} s per endpoint"
+            else:
+                results = [asyncio.run(_load(base, name, fn, clients, n)) for name, fn in endpoints]
+                load = f"httpx, {n} requests per endpoint"
+            print(f"\n{clients} concurrent client(s) ({load}), {args.server_workers} uvicorn workers, "
                   f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
             print(f"{'endpoint':34} {'n':>6} {'err':>4} {'req/s':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}  target")
             for r, key_name in zip(results, ("stats", "samples", "post")):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request, Response, status
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import api_key, db_session, settings_dep
 from app.api.schemas import AUTH_ERRORS, errors
@@ -13,6 +14,7 @@ from app.batches.schemas import BatchCreate, BatchStatus, BatchDetail, BatchPage
 from app.core.config import Settings
 from app.core.errors import DomainError
 from app.db.models import Batch
+from app.db.session import session_factory
 
 router = APIRouter(prefix="/batches", tags=["batches"])
 BatchId = Path(ge=1, le=2**63 - 1, description="batch id")
@@ -23,7 +25,7 @@ class UnsupportedMediaType(DomainError):
     code = "unsupported_media_type"
 
 
-def require_json(request: Request) -> None:
+async def require_json(request: Request) -> None:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json" and not kind.endswith("+json"):
         raise UnsupportedMediaType(f"send the batch spec as application/json, not {kind or 'no content type'}")
@@ -40,21 +42,27 @@ def batch_or_404(batch_id: int = BatchId, session: Session = Depends(db_session)
                **errors(400, 409, 415, 422, *AUTH_ERRORS)},
     dependencies=[Depends(require_json)],
 )
-def create_batch(
+async def create_batch(
     spec: BatchCreate,
     response: Response,
     idempotency_key: str | None = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=100, pattern=r"^[\x21-\x7e]+$",
                                          description="retries with the same key and body return the same batch"),
     principal: Principal | None = Depends(api_key),
-    session: Session = Depends(db_session),
     settings: Settings = Depends(settings_dep),
 ) -> BatchRead:
-    batch, created = service.create(session, settings, spec, idempotency_key, principal.key_id if principal else None)
-    session.commit()
+    # The hot write path: one thread-pool hop for the insert, the commit and the publish (every
+    # dependency above is async), instead of one hop per dependency.
+    def create() -> tuple[BatchRead, bool]:
+        with session_factory(settings.database_url)() as session:
+            batch, created = service.create(session, settings, spec, idempotency_key, principal.key_id if principal else None)
+            session.commit()
+            return BatchRead.model_validate(batch, from_attributes=True), created
+
+    batch, created = await run_in_threadpool(create)
     if not created:
         response.status_code = status.HTTP_200_OK
     response.headers["Location"] = f"/v1/batches/{batch.id}"
-    return BatchRead.model_validate(batch, from_attributes=True)
+    return batch
 
 
 @router.get("", response_model=BatchPage, summary="Batches, newest first", responses=errors(422))

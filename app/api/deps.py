@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from fastapi import Depends, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from app.apikeys.service import Principal, authenticate
 from app.core.config import Settings
@@ -16,7 +17,9 @@ from app.core.ratelimit import RateLimiter, limiter_for
 from app.db.session import session_factory
 
 
-def settings_dep(request: Request) -> Settings:
+# Dependencies that do no I/O are `async def`: FastAPI runs a plain `def` dependency in the
+# thread pool, and each such hop costs more than the work itself under concurrent load.
+async def settings_dep(request: Request) -> Settings:
     return request.app.state.settings
 
 
@@ -28,7 +31,7 @@ def db_session(request: Request) -> Iterator[Session]:
         session.close()
 
 
-def rate_limiter(request: Request) -> RateLimiter:
+async def rate_limiter(request: Request) -> RateLimiter:
     state = request.app.state
     if getattr(state, "rate_limiter", None) is None:
         state.rate_limiter = limiter_for(state.settings.broker_url)
@@ -44,26 +47,33 @@ def _with_headers(exc: DomainError, headers: dict[str, str]) -> DomainError:
     return exc
 
 
-def api_key(
-    request: Request,
+async def api_key(
     bearer: HTTPAuthorizationCredentials | None = Depends(_bearer),
     header_key: str | None = Depends(_header),
-    session: Session = Depends(db_session),
     settings: Settings = Depends(settings_dep),
     limiter: RateLimiter = Depends(rate_limiter),
 ) -> Principal | None:
     """The caller's key when keys are required (401 missing/unknown, 403 revoked, 429 over
-    its per-minute limit); None when the deployment does not require keys."""
+    its per-minute limit); None when the deployment does not require keys.
+
+    The lookup, the last-used stamp and the rate-limit counter run in one thread-pool hop with
+    a session of their own, so a route's own session never waits on them."""
     if not settings.api.require_api_key:
         return None
     presented = bearer.credentials if bearer is not None else header_key
-    try:
-        principal = authenticate(session, presented)
-    except DomainError as exc:
-        if exc.status_code == 401:
-            raise _with_headers(exc, {"WWW-Authenticate": "Bearer"}) from None
-        raise
-    session.commit()  # last_used_at
+    return await run_in_threadpool(_authorize, settings, limiter, presented)
+
+
+def _authorize(settings: Settings, limiter: RateLimiter, presented: str | None) -> Principal:
+    with session_factory(settings.database_url)() as session:
+        try:
+            principal, touched = authenticate(session, presented)
+        except DomainError as exc:
+            if exc.status_code == 401:
+                raise _with_headers(exc, {"WWW-Authenticate": "Bearer"}) from None
+            raise
+        if touched:  # last_used_at is written at most once a minute
+            session.commit()
     limit = principal.rate_limit_per_minute or settings.api.rate_limit_per_minute
     decision = limiter.hit(f"key:{principal.key_hash_prefix}", limit)
     headers = {"X-RateLimit-Limit": str(decision.limit), "X-RateLimit-Remaining": str(decision.remaining)}

@@ -61,7 +61,8 @@ def revoke(session: Session, key_id: int) -> ApiKeyRead:
     return _read(row)
 
 
-def authenticate(session: Session, presented: str | None) -> Principal:
+def authenticate(session: Session, presented: str | None) -> tuple[Principal, bool]:
+    """(the caller, whether last_used_at was written in this session and needs a commit)."""
     if not presented:
         raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'")
     row = repo.by_hash(session, hash_key(presented))
@@ -70,9 +71,10 @@ def authenticate(session: Session, presented: str | None) -> Principal:
     if row.revoked_at is not None:
         raise Forbidden(f"API key {row.prefix}... was revoked at {row.revoked_at.isoformat()}")
     now = datetime.now(timezone.utc)
-    if row.last_used_at is None or row.last_used_at < now - TOUCH_INTERVAL:
+    touched = row.last_used_at is None or row.last_used_at < now - TOUCH_INTERVAL
+    if touched:
         repo.touch(session, row.id, now, now - TOUCH_INTERVAL)
-    return Principal(row.id, row.name, row.rate_limit_per_minute, row.key_hash[:16])
+    return Principal(row.id, row.name, row.rate_limit_per_minute, row.key_hash[:16]), touched
 
 
 def _read(row: ApiKey) -> ApiKeyRead:

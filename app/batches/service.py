@@ -61,15 +61,18 @@ def create(session: Session, settings: Settings, spec: BatchCreate,
         status="pending", priority=spec.priority, teacher=spec.teacher, idempotency_key=scoped,
         api_key_id=api_key_id, programs_requested=spec.programs, counters={},
     )
-    try:
-        with session.begin_nested():
-            repo.add(session, batch)
-    except IntegrityError:
-        # a concurrent request with the same key committed first
-        existing = repo.by_idempotency_key(session, scoped) if scoped else None
-        if existing is None:
-            raise
-        return _replay(existing, wanted), False
+    if scoped is None:
+        repo.add(session, batch)  # nothing unique to race on: no savepoint round trips
+    else:
+        try:
+            with session.begin_nested():
+                repo.add(session, batch)
+        except IntegrityError:
+            # a concurrent request with the same key committed first
+            existing = repo.by_idempotency_key(session, scoped)
+            if existing is None:
+                raise
+            return _replay(existing, wanted), False
     send_after_commit(session, settings, START_BATCH, batch.id)
     return batch, True
 

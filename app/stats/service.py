@@ -65,10 +65,14 @@ def fold_difficulty(rows: Iterable[tuple], max_age_s: float) -> DifficultyStats:
     )
 
 
+def difficulty_key(batch_id: int | None, status: str | None) -> tuple:
+    return ("difficulty", batch_id, status)
+
+
 def difficulty_json(session: Session, cache: SnapshotCache, batch_id: int | None, status: str | None) -> bytes:
     """The snapshot is kept encoded: re-validating and re-encoding ~200 buckets per request
     would cost more than serving them."""
-    return cache.get(("difficulty", batch_id, status), lambda: fold_difficulty(
+    return cache.get(difficulty_key(batch_id, status), lambda: fold_difficulty(
         repo.difficulty_groups(session, batch_id, status), cache.ttl_s).model_dump_json().encode())
 
 
@@ -88,5 +92,9 @@ def _funnel(session: Session, limit: int, max_age_s: float) -> FunnelStats:
     return FunnelStats(overall=overall, batches=batches, computed_at=datetime.now(timezone.utc), max_age_s=max_age_s)
 
 
+def funnel_key(limit: int) -> tuple:
+    return ("funnel", limit)
+
+
 def funnel_json(session: Session, cache: SnapshotCache, limit: int) -> bytes:
-    return cache.get(("funnel", limit), lambda: _funnel(session, limit, cache.ttl_s).model_dump_json().encode())
+    return cache.get(funnel_key(limit), lambda: _funnel(session, limit, cache.ttl_s).model_dump_json().encode())

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 from app.stats.cache import SnapshotCache
 from tests.api.factory import add_program, add_sample, add_teacher_calls, make_batch
 
@@ -70,6 +73,49 @@ def test_snapshot_cache_expires_and_computes_once_per_key() -> None:
     assert cache.get("b", compute) == 2
     now[0] = 5.0
     assert cache.get("a", compute) == 3
+
+
+def test_stale_snapshot_is_served_while_one_caller_refreshes() -> None:
+    now = [0.0]
+    cache = SnapshotCache(5, clock=lambda: now[0])
+    assert cache.get("a", lambda: "v1") == "v1"
+    now[0] = 6.0  # stale
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_refresh() -> str:
+        entered.set()
+        release.wait(10)
+        return "v2"
+
+    refresher = threading.Thread(target=lambda: results.append(cache.get("a", slow_refresh)))
+    results: list[str] = []
+    refresher.start()
+    assert entered.wait(10)
+    # while the refresh runs, others get the old snapshot at once and compute nothing
+    assert [cache.get("a", lambda: "never") for _ in range(3)] == ["v1"] * 3
+    release.set()
+    refresher.join(10)
+    assert results == ["v2"] and cache.get("a", lambda: "never") == "v2"
+
+
+def test_first_computation_makes_concurrent_callers_wait() -> None:
+    cache = SnapshotCache(5, clock=lambda: 0.0)
+    calls, gate = [], threading.Event()
+
+    def compute() -> int:
+        calls.append(1)
+        gate.wait(10)
+        return 7
+
+    threads = [threading.Thread(target=lambda: out.append(cache.get("k", compute))) for _ in range(4)]
+    out: list[int] = []
+    for t in threads:
+        t.start()
+    time.sleep(0.2)
+    gate.set()
+    for t in threads:
+        t.join(10)
+    assert out == [7, 7, 7, 7] and len(calls) == 1
 
 
 def test_constraints_catalog(client) -> None:

@@ -7,6 +7,7 @@ no database session; only a miss goes to the thread pool to query.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -14,10 +15,12 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.api.schemas import errors
+from app.core.errors import DomainError
+from app.samples.schemas import NO_NUL
 from app.db.session import session_factory
 from app.stats import service
 from app.stats.cache import SnapshotCache
-from app.stats.schemas import DifficultyStats, FunnelStats
+from app.stats.schemas import DifficultyStats, FeatureStats, FunnelStats
 
 router = APIRouter(prefix="/stats", tags=["stats"])
 DEFAULT_TTL_S = 10.0
@@ -43,6 +46,36 @@ async def difficulty(
     if body is None:
         body = await _in_thread(request, lambda session: service.difficulty_json(session, cache, batch_id, status))
     return Response(body, media_type="application/json")
+
+
+@router.get("/features", response_model=FeatureStats,
+            summary="Mean difficulty score and difficulty features per level", responses=errors(400, 422))
+async def features(
+    request: Request,
+    batch_id: int | None = Query(default=None, ge=1, le=2**63 - 1),
+    type: str | None = Query(default=None, max_length=32, pattern=NO_NUL, description="constraint type"),
+    method: str | None = Query(default=None, max_length=64, pattern=NO_NUL, description="constraint method"),
+    level: str | None = Query(default=None, max_length=16, pattern=NO_NUL),
+    status: Literal["pending", "executed", "accepted", "rejected"] | None = None,
+    created_from: datetime | None = Query(default=None, description="samples created at or after (ISO 8601)"),
+    created_to: datetime | None = Query(default=None, description="samples created before (ISO 8601)"),
+    cache: SnapshotCache = Depends(stats_cache),
+) -> Response:
+    if created_from is not None and created_to is not None and created_from >= created_to:
+        raise DomainError(f"created_from ({created_from.isoformat()}) must be before created_to ({created_to.isoformat()})")
+    filters = {"batch_id": batch_id, "type_": type, "method": method, "level": level, "status": status,
+               "created_from": _utc(created_from), "created_to": _utc(created_to)}
+    body = cache.peek(service.features_key(filters))
+    if body is None:
+        body = await _in_thread(request, lambda session: service.features_json(session, cache, filters))
+    return Response(body, media_type="application/json")
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """A time without an offset is taken as UTC, like every time this API returns."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=timezone.utc)
 
 
 @router.get("/funnel", response_model=FunnelStats, summary="Funnel counts overall and per recent batch",

@@ -1,8 +1,12 @@
 """Every stats query. Each reads its table once: the difficulty stats are one GROUP BY over
-samples (portable to SQLite), folded into distributions in Python; the funnel is one GROUP BY
-per table over the (batch_id, status, reject_reason) index."""
+samples (portable to SQLite), folded into distributions in Python; the feature means are one
+GROUP BY level with an average per feature read out of the JSON column; the funnel is one
+GROUP BY per table over the (batch_id, status, reject_reason) index."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -19,6 +23,27 @@ def difficulty_groups(session: Session, batch_id: int | None, status: str | None
         query = query.where(Sample.batch_id == batch_id)
     if status is not None:
         query = query.where(Sample.status == status)
+    return [tuple(r) for r in session.execute(query)]
+
+
+def feature_means(session: Session, names: Sequence[str], *, batch_id: int | None = None, type_: str | None = None,
+                  method: str | None = None, level: str | None = None, status: str | None = None,
+                  created_from: datetime | None = None, created_to: datetime | None = None) -> list[tuple]:
+    """(level, samples, samples with features, mean difficulty_score, mean of each name...) rows.
+    A feature a sample lacks is NULL and left out of its mean."""
+    first = Sample.features[names[0]].as_float() if names else None
+    query = select(
+        Sample.level, func.count(), func.count(first) if first is not None else func.count(),
+        func.avg(Sample.difficulty_score), *(func.avg(Sample.features[n].as_float()) for n in names),
+    ).group_by(Sample.level).order_by(Sample.level)
+    for column, value in ((Sample.batch_id, batch_id), (Sample.constraint_type, type_),
+                          (Sample.constraint_method, method), (Sample.level, level), (Sample.status, status)):
+        if value is not None:
+            query = query.where(column == value)
+    if created_from is not None:
+        query = query.where(Sample.created_at >= created_from)
+    if created_to is not None:
+        query = query.where(Sample.created_at < created_to)
     return [tuple(r) for r in session.execute(query)]
 
 

@@ -48,6 +48,28 @@ class DifficultyStats(BaseModel):
     max_age_s: float
 
 
+class LevelFeatures(BaseModel):
+    level: str = Field(examples=["C3"])
+    samples: int
+    with_features: int = Field(description="samples whose features were computed (executed ones)")
+    means: dict[str, float | None] = Field(
+        description="feature -> mean over the level's samples that have it; difficulty_score included")
+
+
+class FeatureStats(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "features": ["difficulty_score", "trace_steps"],
+        "levels": [{"level": "C1", "samples": 40, "with_features": 38,
+                    "means": {"difficulty_score": 2.1, "trace_steps": 7.5}}],
+        "computed_at": "2026-12-01T10:00:00Z", "max_age_s": 10.0,
+    }]})
+
+    features: list[str] = Field(description="the features averaged, in display order")
+    levels: list[LevelFeatures]
+    computed_at: datetime
+    max_age_s: float
+
+
 class BatchFunnel(BaseModel):
     batch_id: int
     status: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import fields
 from datetime import datetime, timezone
 
 from sqlalchemy.orm import Session
@@ -13,7 +14,13 @@ from app.batches.funnel import funnel_stages
 from app.db.models import Program, Sample
 from app.stats import repository as repo
 from app.stats.cache import SnapshotCache
-from app.stats.schemas import BatchFunnel, Bucket, DifficultyStats, FunnelStats, MethodBucket, PassRateBucket
+from app.stats.schemas import (
+    BatchFunnel, Bucket, DifficultyStats, FeatureStats, FunnelStats, LevelFeatures, MethodBucket, PassRateBucket,
+)
+from workers.pipeline.difficulty.features import Features
+
+# every feature the difficulty estimator reads, as stored in samples.features
+FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Features))
 
 
 class _Acc:
@@ -74,6 +81,26 @@ def difficulty_json(session: Session, cache: SnapshotCache, batch_id: int | None
     would cost more than serving them."""
     return cache.get(difficulty_key(batch_id, status), lambda: fold_difficulty(
         repo.difficulty_groups(session, batch_id, status), cache.ttl_s).model_dump_json().encode())
+
+
+def features_key(filters: dict) -> tuple:
+    return ("features", *sorted(filters.items()))
+
+
+def features_json(session: Session, cache: SnapshotCache, filters: dict) -> bytes:
+    """Mean difficulty score and features per level over the samples matching `filters` (the
+    keyword arguments of repository.feature_means)."""
+
+    def compute() -> bytes:
+        rows = repo.feature_means(session, FEATURE_NAMES, **filters)
+        names = ("difficulty_score", *FEATURE_NAMES)
+        levels = [LevelFeatures(level=level, samples=n, with_features=n_features,
+                                means={name: None if v is None else float(v) for name, v in zip(names, means)})
+                  for level, n, n_features, *means in rows]
+        return FeatureStats(features=list(names), levels=levels, computed_at=datetime.now(timezone.utc),
+                            max_age_s=cache.ttl_s).model_dump_json().encode()
+
+    return cache.get(features_key(filters), compute)
 
 
 def _funnel(session: Session, limit: int, max_age_s: float) -> FunnelStats:

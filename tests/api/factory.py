@@ -48,7 +48,8 @@ def add_program(url: str, batch_id: int, slot: int, status: str = "kept", reason
 
 def add_sample(url: str, batch_id: int, program_id: int, index: int = 0, status: str = "accepted",
                reason: str | None = None, passes: int | None = 2, k: int | None = 10, score: float | None = 0.5,
-               type_: str = "str", method: str = "split", level: str = "C1", questions: int = 0) -> int:
+               type_: str = "str", method: str = "split", level: str = "C1", questions: int = 0,
+               features: dict | None = None) -> int:
     args = f"'a,b,{index}'"
     with session_scope(url) as session:
         execution = Execution(
@@ -63,7 +64,7 @@ def add_sample(url: str, batch_id: int, program_id: int, index: int = 0, status:
             batch_id=batch_id, program_id=program_id, execution_id=execution.id, args_hash=execution.args_hash,
             args_source=args, input_index=index, input_origin="teacher", status=status, reject_reason=reason,
             constraint_type=type_, constraint_method=method, level=level, difficulty_level=level,
-            difficulty_score=score, features={"depth": 0}, solver_passes=passes, solver_k=k,
+            difficulty_score=score, features={"depth": 0} if features is None else features, solver_passes=passes, solver_k=k,
         )
         session.add(sample)
         session.flush()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
+from app.db.session import session_scope
 from app.stats.cache import SnapshotCache
 from tests.api.factory import add_program, add_sample, add_teacher_calls, make_batch
 
@@ -33,6 +34,59 @@ def test_difficulty_distributions_and_level_by_pass_rate_table(client, migrated_
     assert body["level_pass_rate"] == {"C1": {"0.0": 1, "0.3": 1}, "C3": {"0.3": 1, "1.0": 1}}
     accepted = client.get("/v1/stats/difficulty", params={"batch_id": batch_id, "status": "accepted"}).json()
     assert accepted["total"] == 3 and accepted["level_pass_rate"] == {"C1": {"0.0": 1, "0.3": 1}, "C3": {"0.3": 1}}
+
+
+def test_feature_means_per_level_with_filters(client, migrated_pg) -> None:
+    batch_id = make_batch(migrated_pg)
+    p1 = add_program(migrated_pg, batch_id, 0)
+    p2 = add_program(migrated_pg, batch_id, 1, type_="list", method="append", level="C3")
+    add_sample(migrated_pg, batch_id, p1, 0, score=1.0, features={"trace_steps": 10, "loop_iterations": 2})
+    add_sample(migrated_pg, batch_id, p1, 1, score=2.0, features={"trace_steps": 20, "loop_iterations": 4})
+    add_sample(migrated_pg, batch_id, p1, 2, score=None, status="pending", features={})  # not executed yet
+    add_sample(migrated_pg, batch_id, p2, 0, score=4.5, type_="list", method="append", level="C3",
+               features={"trace_steps": 7, "loop_iterations": 0})
+
+    body = client.get("/v1/stats/features", params={"batch_id": batch_id}).json()
+    assert body["features"][:3] == ["difficulty_score", "trace_steps", "lines_executed"]
+    levels = {lv["level"]: lv for lv in body["levels"]}
+    assert list(levels) == ["C1", "C3"]
+    assert (levels["C1"]["samples"], levels["C1"]["with_features"]) == (3, 2)
+    c1 = levels["C1"]["means"]
+    assert (c1["difficulty_score"], c1["trace_steps"], c1["loop_iterations"], c1["helper_calls"]) == (1.5, 15.0, 3.0, None)
+    assert levels["C3"]["means"]["trace_steps"] == 7.0
+
+    only_list = client.get("/v1/stats/features", params={"batch_id": batch_id, "type": "list"}).json()
+    assert [lv["level"] for lv in only_list["levels"]] == ["C3"]
+    accepted = client.get("/v1/stats/features", params={"batch_id": batch_id, "status": "accepted", "level": "C1"}).json()
+    assert [(lv["samples"], lv["means"]["trace_steps"]) for lv in accepted["levels"]] == [(2, 15.0)]
+    future = client.get("/v1/stats/features", params={"batch_id": batch_id, "created_from": "2999-01-01T00:00:00Z"}).json()
+    assert future["levels"] == []
+    window = client.get("/v1/stats/features", params={"batch_id": batch_id, "created_from": "2000-01-01",
+                                                      "created_to": "2999-01-01"}).json()
+    assert sum(lv["samples"] for lv in window["levels"]) == 4
+
+    bad = client.get("/v1/stats/features", params={"created_from": "2026-02-01", "created_to": "2026-01-01"})
+    assert bad.status_code == 400 and "must be before" in bad.json()["detail"]
+    assert client.get("/v1/stats/features", params={"status": "nope"}).status_code == 422
+
+
+def test_feature_means_on_sqlite(tmp_path) -> None:
+    """The JSON extraction is portable: the embedded (SQLite) deployment runs the same query."""
+    from app.db import migrate
+    from app.stats import repository
+    from app.stats.service import FEATURE_NAMES
+
+    url = f"sqlite:///{tmp_path / 'stats.db'}"
+    migrate.upgrade(url)
+    batch_id = make_batch(url)
+    program = add_program(url, batch_id, 0)
+    add_sample(url, batch_id, program, 0, score=1.0, features={"trace_steps": 3, "control_depth": 1})
+    add_sample(url, batch_id, program, 1, score=3.0, features={"trace_steps": 5})
+    with session_scope(url) as session:
+        [(level, n, with_features, score, *means)] = repository.feature_means(session, FEATURE_NAMES, batch_id=batch_id)
+    named = dict(zip(FEATURE_NAMES, means))
+    assert (level, n, with_features, score) == ("C1", 2, 2, 2.0)
+    assert (named["trace_steps"], named["control_depth"], named["helper_calls"]) == (4.0, 1.0, None)
 
 
 def test_funnel_overall_and_per_batch(client, migrated_pg) -> None:

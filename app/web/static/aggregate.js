@@ -78,19 +78,3 @@ export function foldDifficulty(rows) {
     level_pass_rate: table,
   };
 }
-
-/** Mean of `pick(row)` per level, ignoring rows where it is null; levels sorted. */
-export function meanByLevel(rows, pick) {
-  const sums = new Map();
-  for (const row of rows) {
-    const value = pick(row);
-    if (value === null || value === undefined || Number.isNaN(value)) continue;
-    const acc = sums.get(row.level) || { sum: 0, n: 0 };
-    acc.sum += value;
-    acc.n += 1;
-    sums.set(row.level, acc);
-  }
-  return [...sums.keys()].sort(byKey).map((level) => ({
-    level, mean: sums.get(level).sum / sums.get(level).n, n: sums.get(level).n,
-  }));
-}

@@ -3,7 +3,7 @@
 // what the browser tests (and anyone scripting the page) wait on.
 
 import { allSamples, getJson, getKey, setKey } from "./api.js";
-import { foldDifficulty, inDateRange, meanByLevel } from "./aggregate.js";
+import { foldDifficulty, inDateRange } from "./aggregate.js";
 import { loadBatches, renderBatches } from "./batches.js";
 import { loadExports, renderExports } from "./exports.js";
 import { chartsAvailable, renderDifficulty, renderFeatures } from "./charts.js";
@@ -11,9 +11,6 @@ import { $, esc, fmtInt, fmtPct, notice } from "./dom.js";
 import { renderFunnel } from "./funnel.js";
 import { apiFilters, clearSamples, loadSampleList, openSample, stepBy } from "./samples.js";
 
-const FEATURE_SAMPLES_PER_LEVEL = 8; // sample details read per level for the features chart
-const UNFILTERED_FEATURE_ROWS = 2000;
-const featureCache = new Map(); // sample id -> features (a sample's features never change)
 const view = { catalog: null, timer: null, busy: false, pending: null, refreshed: 0, difficulty: null, rows: null };
 
 function readFilters() {
@@ -76,44 +73,21 @@ function renderKpis(stats) {
   $("kpi-pass").textContent = solved ? fmtPct(rateSum / solved) : "–";
 }
 
-/** Evenly spaced rows of each level, so the features chart covers every level. */
-function spread(rows, perLevel) {
-  const byLevel = new Map();
-  for (const row of rows) byLevel.set(row.level, [...(byLevel.get(row.level) || []), row]);
-  return [...byLevel.values()].flatMap((list) => {
-    const step = Math.max(1, Math.floor(list.length / perLevel));
-    return list.filter((_, i) => i % step === 0).slice(0, perLevel);
-  });
+/** The dashboard's date filter (whole UTC days) as the API's created_from / created_to. */
+function dateBounds(filters) {
+  const day = (d, plus) => new Date(Date.parse(d + "T00:00:00Z") + plus * 86400000).toISOString();
+  return { created_from: filters.from ? day(filters.from, 0) : null, created_to: filters.to ? day(filters.to, 1) : null };
 }
 
 async function updateFeatures(filters) {
   const pick = $("feature-pick");
   const label = pick.options[pick.selectedIndex].text;
-  if (!getKey()) {
-    renderFeatures([], label);
-    $("features-caption").textContent = "needs an API key (features are read from the samples)";
-    return;
-  }
-  let rows = view.rows;
-  let scope = "all matching samples";
-  if (!rows) {
-    rows = (await allSamples(apiFilters(filters), UNFILTERED_FEATURE_ROWS)).items;
-    if (rows.length >= UNFILTERED_FEATURE_ROWS) scope = `the first ${fmtInt(rows.length)} samples`;
-  }
-  if (pick.value === "difficulty_score") {
-    const means = meanByLevel(rows, (r) => r.difficulty_score);
-    renderFeatures(means, label);
-    $("features-caption").textContent = `mean over ${scope} (n per level: ${means.map((m) => `${m.level} ${m.n}`).join(", ") || "none"})`;
-    return;
-  }
-  const chosen = spread(rows, FEATURE_SAMPLES_PER_LEVEL);
-  await Promise.all(chosen.filter((r) => !featureCache.has(r.id)).map(async (r) => {
-    const detail = await getJson(`/v1/samples/${r.id}`, { include_trace: false }, { auth: true });
-    featureCache.set(r.id, detail.features || {});
-  }));
-  const means = meanByLevel(chosen, (r) => featureCache.get(r.id)[pick.value]);
+  const stats = await getJson("/v1/stats/features", { ...apiFilters(filters), ...dateBounds(filters) });
+  const means = stats.levels
+    .filter((l) => l.means[pick.value] !== null && l.means[pick.value] !== undefined)
+    .map((l) => ({ level: l.level, mean: l.means[pick.value], n: pick.value === "difficulty_score" ? l.samples : l.with_features }));
   renderFeatures(means, label);
-  $("features-caption").textContent = `mean over up to ${FEATURE_SAMPLES_PER_LEVEL} samples per level, spread over ${scope} (n: ${means.map((m) => `${m.level} ${m.n}`).join(", ") || "none"})`;
+  $("features-caption").textContent = `mean over every matching sample that has it (n per level: ${means.map((m) => `${m.level} ${fmtInt(m.n)}`).join(", ") || "none"})`;
 }
 
 async function section(name, work) {

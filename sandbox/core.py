@@ -17,7 +17,9 @@ import time
 from dataclasses import replace
 from typing import Iterable, Iterator
 
+from . import verdict, wire
 from .backends import make_backend
+from .calls import call_error
 from .errors import ForkServerDown, SandboxUnavailable
 from .jobs import Job, Limits
 from .local import ForkServer
@@ -135,24 +137,39 @@ class Sandbox:
     # running ---------------------------------------------------------------------------
     def run(self, job: Job) -> RunResult:
         """Run one job; thread-safe. Blocks while every worker is busy. Starts on first use."""
+        outcome = self._run_unjudged(job)
+        return outcome if isinstance(outcome, RunResult) else verdict.judge(*outcome)
+
+    def _run_unjudged(self, job: Job) -> RunResult | tuple[dict, wire.RunReport, str]:
+        """Run one job on a free worker: (wire job, report, Python version) to be judged, or
+        the RunResult of a run that needs no judging (a refused call, a sandbox error)."""
         if not isinstance(job, Job):
             raise TypeError(f"run() takes a sandbox.Job, got {type(job).__name__}")
         self._ensure_started()
+        wire_job = job.to_wire(self.limits)
+        error = call_error(job.entry_point, job.args)
+        if error is not None:
+            return verdict.refused_call(wire_job, error, self.python)
         slot = self._slots.get()
         try:
-            return self._run_on(slot, job)
+            return self._run_on(slot, job, wire_job)
         finally:
             self._slots.put(slot)
 
-    def _run_on(self, slot: _Slot, job: Job) -> RunResult:
+    def _run_on(self, slot: _Slot, job: Job, wire_job: dict
+                ) -> RunResult | tuple[dict, wire.RunReport, str]:
         limits = job.limits or self.limits
-        wire_job = job.to_wire(self.limits)
         problem = "no attempt made"
         for _ in range(1 + max(0, self.retries)):
             deadline = time.monotonic() + limits.timeout_s + HOST_GRACE_S
             try:
-                reply = slot.server(job.hash_seed).request(wire_job, deadline)
-                return RunResult.from_wire(reply)
+                server = slot.server(job.hash_seed)
+                reply = server.request(wire_job, deadline)
+                python = server.info.get("python", "")
+                if isinstance(reply, dict):  # the forkserver could not judge the run
+                    return RunResult.from_wire({**reply, "hash_seed": job.hash_seed,
+                                                "python": python})
+                return wire_job, reply, python
             except ForkServerDown as exc:
                 problem = f"forkserver failed during the run: {exc}"
                 slot.discard(job.hash_seed)
@@ -184,13 +201,42 @@ class Sandbox:
         for future in concurrent.futures.as_completed(pending):
             yield future.result()
 
+    def run_pairs(self, pairs: Iterable[tuple[Job, Job]]
+                  ) -> list[tuple[RunResult, RunResult, bool]]:
+        """Run both jobs of each pair (usually one job under two hash seeds) over all workers;
+        per pair, in input order: (first, second, same), `same` as in `same_behaviour`.
+
+        When the second run left exactly the first's raw outcome (result bytes, output, exit
+        status), its result is the first's (its own id, seed and times): it is not decoded a
+        second time. That is what makes the determinism check cheap: a trace is decoded once.
+        """
+        pairs = list(pairs)
+        self._ensure_started()
+        flat = [job for pair in pairs for job in pair]
+        outcomes = list(self._executor.map(self._run_unjudged, flat))
+        out = []
+        for i in range(len(pairs)):
+            a, b = outcomes[2 * i], outcomes[2 * i + 1]
+            first = a if isinstance(a, RunResult) else verdict.judge(*a)
+            if (not isinstance(a, RunResult) and not isinstance(b, RunResult)
+                    and a[1].same_behaviour(b[1])):
+                wire_job, report, python = b
+                second = replace(first, id=wire_job["id"], hash_seed=wire_job["hash_seed"],
+                                 duration_ms=report.duration_ms, cpu_ms=report.cpu_ms,
+                                 python=python)
+                out.append((first, second, True))
+                continue
+            second = b if isinstance(b, RunResult) else verdict.judge(*b)
+            out.append((first, second, same_behaviour(first, second)))
+        return out
+
     def run_twice(self, job: Job, seeds: tuple[int, int] = (0, 1)
                   ) -> tuple[RunResult, RunResult, bool]:
         """Run under two hash seeds; `same` is False if result, stdout or trace differ."""
         if len(seeds) != 2 or seeds[0] == seeds[1]:
             raise ValueError("run_twice needs two different hash seeds")
-        first, second = self.run_many([replace(job, hash_seed=seed) for seed in seeds])
-        return first, second, same_behaviour(first, second)
+        pair = (replace(job, hash_seed=seeds[0]), replace(job, hash_seed=seeds[1]))
+        return self.run_pairs([pair])[0]
 
 
 def same_behaviour(a: RunResult, b: RunResult) -> bool:

@@ -2,7 +2,10 @@
 
 It runs inside the sandbox (namespaces, a container, or bare with rlimits only), reads job
 frames from the host, forks, watches the child (result pipe + pidfd, wall deadline), kills
-whatever the job left behind, judges the outcome and answers with one result frame. It is
+whatever the job left behind and answers with one run report: the raw result bytes, output
+and exit status, which the host judges (sandbox/verdict.py), so that no result or trace is
+decoded and re-encoded here. Every page this process writes after a fork is a copy-on-write
+fault, so the per-job work here is kept small. It is
 single-threaded on purpose: fork is only safe that way, and one job per forkserver keeps the
 RLIMIT_NPROC accounting per job.
 """
@@ -17,22 +20,29 @@ import sys
 import time
 
 from . import child, wire
-from .statuses import STATUSES
 
 # Imported before forking, so jobs start warm and can import them even where the job uid
 # could not read the standard library (rlimits mode under a private prefix). Kept small on
-# purpose: every resident page makes each fork (page tables) and exit slower.
+# purpose: every resident page makes each fork (page tables) and exit slower. `random`
+# itself is not imported here (its at-fork hook would run in every job): jobs get it from
+# child.seed_random_on_import, built from code compiled once, with its C modules preloaded.
 PRELOAD = ("math", "collections", "itertools", "functools", "operator", "re", "string",
-           "heapq", "bisect", "random", "copy", "json", "ast", "io", "time", "types",
+           "heapq", "bisect", "_random", "copy", "json", "ast", "io", "time", "types",
            "resource", "sandbox.encoding", "sandbox.tracing", "sandbox.child")
+# random's sha512 comes from _sha512 up to 3.11, from _sha2 since 3.12
+PRELOAD_IF_PRESENT = ("_sha512", "_sha2")
 MAX_RESULT_BYTES = 256 << 20
-VERDICT_KEYS = {"result": dict, "exception": dict, "trace": dict}
 
 
 def preload() -> None:
     names = PRELOAD + (("sandbox.tracing_monitoring",) if hasattr(sys, "monitoring") else ())
     for name in names:
         __import__(name)
+    for name in PRELOAD_IF_PRESENT:
+        try:
+            __import__(name)
+        except ImportError:
+            pass
 
 
 def serve(proto_in: int, proto_out: int, config: dict, facts: dict | None = None) -> None:
@@ -42,6 +52,8 @@ def serve(proto_in: int, proto_out: int, config: dict, facts: dict | None = None
 
     linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)  # inherited by every job: exec gains nothing
     child.prepare_streams()
+    child.seed_random_on_import(config["hash_seed"])
+    null = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)  # every job's stdin
     gc.collect()
     gc.freeze()  # keeps the collector from touching (and copying) inherited pages
     python = "%d.%d.%d" % sys.version_info[:3]
@@ -52,15 +64,17 @@ def serve(proto_in: int, proto_out: int, config: dict, facts: dict | None = None
         except (wire.ChannelClosed, OSError):
             break
         try:
-            reply = run_one(job, config)
+            report = run_one(job, config, null)
         except Exception as exc:  # the run could not be judged
-            reply = {"id": job.get("id", ""), "status": "sandbox_error",
-                     "exception": {"type": "SandboxError", "message": repr(exc)[:500]}}
-        reply["python"] = python
-        wire.write_frame(proto_out, reply)
+            wire.write_frame(proto_out, {
+                "id": job.get("id", ""), "status": "sandbox_error",
+                "exception": {"type": "SandboxError", "message": repr(exc)[:500]}})
+            continue
+        wire.write_report(proto_out, report)
 
 
-def run_one(job: dict, config: dict) -> dict:
+def run_one(job: dict, config: dict, null: int) -> wire.RunReport:
+    """Fork the job's child, watch it, clean up after it; the host judges the report."""
     if job.get("hash_seed") != config["hash_seed"]:
         raise RuntimeError(f"job wants hash seed {job.get('hash_seed')}, "
                            f"this forkserver runs {config['hash_seed']}")
@@ -74,26 +88,30 @@ def run_one(job: dict, config: dict) -> dict:
         pid = os.fork()
         if pid == 0:
             try:
-                child.child_main(job, (out_fd, err_fd, write_fd), ids, config["workdir"])
+                child.child_main(job, (null, out_fd, err_fd, write_fd), ids, config["workdir"])
             finally:
                 os._exit(120)
         os.close(write_fd)
         write_fd = -1
-        watched = _watch(pid, read_fd, start + limits["timeout_s"])
-        watched["duration_ms"] = (time.monotonic() - start) * 1000
-        outcome = _judge(job, limits, watched, _read_output(out_fd, limits),
-                         _read_output(err_fd, limits))
+        result, wait_status, timed_out, cpu_ms = _watch(pid, read_fd,
+                                                        start + limits["timeout_s"])
+        duration_ms = (time.monotonic() - start) * 1000
+        cap = limits["output_bytes"]
+        stdout, stdout_over = _read_output(out_fd, cap)
+        stderr, stderr_over = _read_output(err_fd, cap)
     finally:
         for fd in (out_fd, err_fd, read_fd, write_fd):
             if fd >= 0:
                 os.close(fd)
         _reap(config)
         _clean_workdir(config["workdir"])
-    return outcome
+    return wire.RunReport(wait_status, timed_out, duration_ms, cpu_ms, result, stdout, stderr,
+                          stdout_over, stderr_over)
 
 
-def _watch(pid: int, read_fd: int, deadline: float) -> dict:
-    """Collect the result bytes until the child exits or the wall deadline passes."""
+def _watch(pid: int, read_fd: int, deadline: float) -> tuple[bytes, int, bool, float]:
+    """Collect the result bytes until the child exits or the wall deadline passes; kill the
+    job's process group. Returns (result bytes, wait status, timed out, CPU ms)."""
     pidfd = os.pidfd_open(pid)
     poller = select.poll()
     poller.register(read_fd, select.POLLIN)
@@ -135,65 +153,12 @@ def _watch(pid: int, read_fd: int, deadline: float) -> dict:
                     break
         except BlockingIOError:
             pass
-    return {"buffer": bytes(buffer), "status": status, "timed_out": timed_out,
-            "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000}
+    return bytes(buffer), status, timed_out, (usage.ru_utime + usage.ru_stime) * 1000
 
 
-def _read_output(fd: int, limits: dict) -> tuple[str, bool]:
-    cap = limits["output_bytes"]
+def _read_output(fd: int, cap: int) -> tuple[bytes, bool]:
     size = os.fstat(fd).st_size
-    data = os.pread(fd, min(size, cap), 0)
-    return data.decode("utf-8", errors="replace"), size > cap
-
-
-def _valid(payload: dict) -> bool:
-    if payload.get("status") not in STATUSES:
-        return False
-    return all(payload.get(key) is None or isinstance(payload[key], kind)
-               for key, kind in VERDICT_KEYS.items())
-
-
-def _no_result(watched: dict, limits: dict) -> tuple[str, dict]:
-    status = watched["status"]
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        if sig == signal.SIGXCPU or (sig == signal.SIGKILL
-                                     and watched["cpu_ms"] >= limits["cpu_s"] * 1000):
-            return "timeout", {"type": "Timeout", "message": f"CPU limit of {limits['cpu_s']} s"}
-        return "killed", {"type": "Killed",
-                          "message": f"terminated by signal {signal.Signals(sig).name}"}
-    code = os.waitstatus_to_exitcode(status)
-    if watched["buffer"]:
-        return "killed", {"type": "ResultCorrupted",
-                          "message": "the program wrote to the sandbox's result channel"}
-    if code == child.EXIT_CHANNEL_LOST:
-        return "killed", {"type": "ResultChannelLost",
-                          "message": "the program closed the sandbox's result channel"}
-    return "killed", {"type": "Exited", "message": f"process exited with code {code} "
-                                                    "without a result"}
-
-
-def _judge(job: dict, limits: dict, watched: dict, out, err) -> dict:
-    (stdout, out_over), (stderr, err_over) = out, err
-    base = {"id": job["id"], "stdout": stdout, "stderr": stderr, "hash_seed": job["hash_seed"],
-            "duration_ms": watched["duration_ms"], "cpu_ms": watched["cpu_ms"],
-            "result": None, "exception": None, "trace": None}
-    if watched["timed_out"]:
-        return {**base, "status": "timeout", "exception": {
-            "type": "Timeout", "message": f"wall time limit of {limits['timeout_s']} s"}}
-    try:
-        payload = wire.parse_result(watched["buffer"])
-        if not _valid(payload):
-            raise ValueError("invalid result")
-    except ValueError:
-        status, exception = _no_result(watched, limits)
-        if status == "killed" and (out_over or err_over):
-            status, exception = "output_limit", None
-        return {**base, "status": status, "exception": exception}
-    reply = {**base, **{k: payload.get(k) for k in ("status", "result", "exception", "trace")}}
-    if (out_over or err_over) and reply["status"] != "sandbox_error":
-        reply["status"] = "output_limit"
-    return reply
+    return os.pread(fd, min(size, cap), 0), size > cap
 
 
 def _reap(config: dict) -> None:

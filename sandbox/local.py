@@ -138,14 +138,18 @@ class ForkServer:
         except (wire.ChannelClosed, wire.ChannelTimeout, ValueError) as exc:
             raise ForkServerDown(str(exc), hung=isinstance(exc, wire.ChannelTimeout)) from None
 
-    def request(self, job: dict, deadline: float) -> dict:
+    def request(self, job: dict, deadline: float) -> wire.RunReport | dict:
+        """Send one job; its RunReport, or a dict for a run the forkserver could not judge."""
         if self.proc is None or self.proc.poll() is not None:
             raise ForkServerDown("forkserver is not running")
         try:
             wire.write_frame(self.proc.stdin.fileno(), job)
         except OSError as exc:
             raise ForkServerDown(f"cannot send the job: {exc}") from None
-        return self._read(deadline)
+        try:
+            return wire.read_reply(self.proc.stdout.fileno(), deadline)
+        except (wire.ChannelClosed, wire.ChannelTimeout, ValueError) as exc:
+            raise ForkServerDown(str(exc), hung=isinstance(exc, wire.ChannelTimeout)) from None
 
     def _stderr_tail(self) -> str:
         if self.proc is None or self.proc.stderr is None:

@@ -15,15 +15,14 @@ included), like every other query of the export.
 from __future__ import annotations
 
 import itertools
-import queue
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from training.export.errors import ExportError
+from training.export.prefetch import read_ahead
 
 _ROW_SQL = """
 SELECT s.id, json_build_array(
@@ -76,42 +75,9 @@ def stream(session: Session, stmt: Any, batch: int) -> Iterator[tuple]:
     driver = session.connection().connection.driver_connection
     with driver.cursor(name=f"export_stream_{next(_CURSOR_IDS)}") as cur:
         cur.execute(str(compiled), params)
-        yield from _prefetched(lambda: cur.fetchmany(batch))
-
-
-def _prefetched(fetch: Callable[[], list[tuple]]) -> Iterator[tuple]:
-    """`fetch()`'s batches until an empty one, the next batch fetched by a thread while the
-    caller works on the current one: the server computes the next FETCH while Python turns
-    rows into records (psycopg releases the GIL while it waits), instead of the two taking
-    turns. At most two batches wait; the thread is stopped if the caller stops early."""
-    ready: queue.Queue[list[tuple] | BaseException | None] = queue.Queue(maxsize=2)
-    stop = threading.Event()
-
-    def run() -> None:
-        try:
-            while not stop.is_set():
-                rows = fetch()
-                ready.put(rows if rows else None)
-                if not rows:
-                    return
-        except BaseException as exc:  # handed to the caller, raised there
-            ready.put(exc)
-
-    thread = threading.Thread(target=run, name="export-prefetch", daemon=True)
-    thread.start()
-    try:
-        while (rows := ready.get()) is not None:
-            if isinstance(rows, BaseException):
-                raise rows
+        # the server computes the next FETCH while the caller turns these rows into records
+        for rows in read_ahead(iter(lambda: cur.fetchmany(batch), [])):
             yield from rows
-    finally:
-        stop.set()
-        while thread.is_alive():  # unblock a put() so the thread sees `stop`
-            try:
-                ready.get(timeout=0.05)
-            except queue.Empty:
-                pass
-        thread.join()
 
 
 def row_texts(session: Session, sample_ids: Sequence[int], with_questions: Sequence[bool]) -> list[str]:

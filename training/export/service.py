@@ -30,6 +30,7 @@ from training.export.contamination import Flag, load_benchmarks
 from training.export.errors import OutputDirError
 from training.export.formats import FORMATS, ExportFormat, SplitFile
 from training.export.parallel import ChunkRunner, worker_count
+from training.export.prefetch import read_ahead
 from training.export.spec import ExportSpec
 from training.export.splits import Item, SplitPlan, build_splits
 from training.export.writers import JsonlSink, ParquetSink, file_digest
@@ -171,7 +172,8 @@ def _write_split(session: Session, spec: ExportSpec, fmt: ExportFormat, name: st
         if progress:
             progress(name, 0, len(items))
         done = 0
-        for chunk in runner.map(_jobs(session, spec, fmt, name, items, use_pg)):
+        # the next chunks are read from the database while this one is built and written
+        for chunk in runner.map(read_ahead(_jobs(session, spec, fmt, name, items, use_pg), depth=4)):
             sink.add(chunk)
             done += chunk.rows
             if progress:

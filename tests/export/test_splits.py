@@ -176,3 +176,40 @@ def test_export_spec_validation_errors():
     assert ExportSpec.from_dict(spec.to_dict()) == spec
     sized = spec.with_sizes({("rl", "oi"): 7, ("sft", "io_whitebox"): 2})
     assert sized.splits[1].tasks[1].count == 7 and sized.splits[0].tasks[-1].task_type == "io_whitebox"
+
+
+def test_pick_order_equals_sorting_every_sample_on_rank_tie_and_stratum():
+    """The pick sorts plain float ranks and breaks ties only inside equal-rank runs; its
+    rows, in order, must be those of ranking every eligible sample by (rank, tie key,
+    stratum order), for strata with shared sizes (many exact rank ties), uneven sizes,
+    a result-length limit, white-box eligibility and quotas from 0 to more than exist."""
+    import random
+
+    rng = random.Random(3)
+    sizes = [9, 9, 9, 4, 12, 1, 6, 3]
+    cands, i = [], 0
+    for s, n in enumerate(sizes):
+        for _ in range(n):
+            cands.append(_cand(i, i, f"C{1 + s % 6}", ("str", "list")[s // 6], chars=rng.randint(1, 9),
+                               steps=rng.choice((0, 2, 3))))
+            i += 1
+    rng.shuffle(cands)
+    for counts in ((0, None), (7, 5), (30, None), (200, 3)):
+        split = SplitSpec("a", (TaskQuota("io_whitebox", counts[0]), TaskQuota("oi", counts[1])), max_result_chars=7)
+        tie = seeded_keyer(5, "tie")
+        want, used = [], set()
+        for quota, pick_key in ((split.tasks[0], seeded_keyer(5, "pick/a/io_whitebox")),
+                                (split.tasks[1], seeded_keyer(5, "pick/a/oi"))):
+            strata: dict = {}
+            for c in cands:
+                if c.sample_id not in used and c.result_chars <= 7 and (quota.task_type != "io_whitebox" or c.n_steps):
+                    strata.setdefault((c.level, c.constraint_type), []).append(c)
+            ranked = []
+            for order, group in enumerate(strata.values()):
+                group.sort(key=lambda c: pick_key(c.sample_id))
+                ranked += [((k + 0.5) / len(group), tie(c.sample_id), order, c.sample_id) for k, c in enumerate(group)]
+            taken = [r[3] for r in sorted(ranked)][:quota.count]
+            used.update(taken)
+            want += [(sid, quota.task_type) for sid in taken]
+        got = [(it.sample_id, it.task_type) for it in _pick(cands, split, seed=5)]
+        assert got == want

@@ -9,12 +9,13 @@ database and spec give byte-identical files.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
@@ -75,8 +76,28 @@ def code_version() -> dict[str, Any]:
             "ground_truth_version": GROUND_TRUTH_VERSION, "manifest_version": MANIFEST_VERSION}
 
 
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Planning allocates millions of small records (candidates, items) and keeps them, so
+    the cyclic collector would walk the growing heap again and again for no garbage (a
+    quarter of a 1M-sample plan's CPU). Reference counting still frees everything that
+    planning drops; the collector is back on (if it was on) when planning ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def plan_export(session: Session, spec: ExportSpec) -> ExportPlan:
     """Candidates -> contamination exclusion -> disjoint splits (no files written)."""
+    with _cyclic_gc_paused():
+        return _plan(session, spec)
+
+
+def _plan(session: Session, spec: ExportSpec) -> ExportPlan:
     cands = list(query.candidates(session, spec.batch_ids, spec.levels, *spec.window))
     flags: list[Flag] = []
     excluded: dict[int, list[int]] = {}

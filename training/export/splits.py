@@ -15,17 +15,20 @@
 from __future__ import annotations
 
 import hashlib
-import heapq
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import TypeVar
 
 from training.export.clusters import cluster_programs
 from training.export.records import Candidate
 from training.export.spec import SplitSpec
 from training.tasks import IO_WHITEBOX
 
+T = TypeVar("T")
+_SAMPLE_ID = attrgetter("sample_id")
 
 
 def seeded_key(seed: int, tag: str, value: object) -> int:
@@ -59,6 +62,23 @@ def eligible(c: Candidate, split: SplitSpec, task_type: str | None = None) -> bo
     return True
 
 
+def _rule(split: SplitSpec, task_type: str | None = None) -> tuple[int | None, bool]:
+    """`eligible(·, split, task_type)` as data for tight loops: (the result-length limit,
+    whether step questions are needed)."""
+    if task_type is None:
+        return split.max_result_chars, all(q.task_type == IO_WHITEBOX for q in split.tasks)
+    return split.max_result_chars, task_type == IO_WHITEBOX
+
+
+def _usable(cs: list[Candidate], limit: int | None, steps: bool) -> list[Candidate]:
+    """The candidates of `cs` that pass `_rule`'s (limit, steps), in order."""
+    if limit is None:
+        return [c for c in cs if c.n_steps > 0] if steps else cs
+    if steps:
+        return [c for c in cs if c.result_chars <= limit and c.n_steps > 0]
+    return [c for c in cs if c.result_chars <= limit]
+
+
 @dataclass(frozen=True, slots=True)
 class Item:
     """One row to write: a sample asked as one task type."""
@@ -88,8 +108,11 @@ def build_splits(cands: Sequence[Candidate], splits: Sequence[SplitSpec], seed: 
     assigned, unassigned = _deal(members, splits, seed)
     items = {s.name: _pick(assigned[s.name], s, seed) for s in splits}
     for name, rows in items.items():
-        rows.sort(key=(lambda it: _curriculum_key(it, seed)) if curriculum
-                  else (lambda it, order=seeded_keyer(seed, "order"): order(f"{it.sample_id}/{it.task_type}")))
+        if curriculum:
+            rows.sort(key=lambda it: _curriculum_key(it, seed))
+        else:
+            order = seeded_keyer(seed, "order")
+            items[name] = _sorted_by([order(f"{it.sample_id}/{it.task_type}") for it in rows], rows)
     counts = {name: _count(rows) for name, rows in items.items()}
     requested = {s.name: {q.task_type: q.count for q in s.tasks} for s in splits}
     return SplitPlan(items, cluster_of, requested, len(cands), unassigned, counts)
@@ -105,8 +128,9 @@ def _deal(members: dict[int, list[Candidate]], splits: Sequence[SplitSpec], seed
     # a cluster's stratum is its first sample's; eligibility is counted per split
     by_stratum: dict[tuple[str, str], list[int]] = defaultdict(list)
     for key, cs in members.items():
-        by_stratum[_stratum(min(cs, key=lambda c: c.sample_id))].append(key)
-    gains = {key: [sum(eligible(c, s) for c in cs) for s in splits] for key, cs in members.items()}
+        by_stratum[_stratum(min(cs, key=_SAMPLE_ID))].append(key)
+    rules = [_rule(s) for s in splits]
+    gains = {key: [len(_usable(cs, limit, steps)) for limit, steps in rules] for key, cs in members.items()}
     totals = [sum(g[i] for g in gains.values()) for i in range(len(splits))]
     targets = [s.target for s in splits]
     out: dict[str, list[Candidate]] = {s.name: [] for s in splits}
@@ -162,39 +186,46 @@ def _pick(pool: list[Candidate], split: SplitSpec, seed: int) -> list[Item]:
     """Each quota, in spec order, takes a proportional stratified pick of unused samples.
 
     A sample's rank is its relative position (i + 0.5) / n in its stratum's seeded order,
-    ties broken by a seeded key; the pick is the lowest ranks. Each stratum's list is
-    already in rank order, so the strata are merged lazily instead of ranking every sample
-    into one big sorted list (that list was the planning peak of a 1M-sample export), and
-    tie keys are only computed for the samples that are reached."""
+    ties broken by a seeded key, then by stratum order; the pick is the lowest ranks. The
+    ranks are sorted as plain floats, and tie keys are only computed inside runs of equal
+    ranks that the pick reaches (no per-sample tuples: they were the planning peak)."""
     used: set[int] = set()
     items: list[Item] = []
     tie = seeded_keyer(seed, "tie")
     for quota in split.tasks:
-        strata: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         task_type = quota.task_type
-        for c in pool:
-            if c.sample_id not in used and eligible(c, split, task_type):
+        strata: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
+        for c in _usable(pool, *_rule(split, task_type)):
+            if c.sample_id not in used:
                 strata[_stratum(c)].append(c)
         pick = seeded_keyer(seed, f"pick/{split.name}/{task_type}")
-        streams = []
-        for order, group in enumerate(strata.values()):
-            group.sort(key=lambda c: pick(c.sample_id))
-            streams.append(_ranked(group, order, tie))
-        # (rank, tie, stratum order) is the order a stable sort on (rank, tie) gave
-        ranked = heapq.merge(*streams)
-        if quota.count is not None:
-            ranked = itertools.islice(ranked, quota.count)
-        for _, _, _, c in ranked:
+        ranked: list[Candidate] = []  # the strata one after another, each in its seeded order
+        ranks: list[float] = []
+        for group in strata.values():
+            n = len(group)
+            ranked += _sorted_by([pick(c.sample_id) for c in group], group)
+            ranks += [(i + 0.5) / n for i in range(n)]
+        wanted = len(ranked) if quota.count is None else min(quota.count, len(ranked))
+        picked: list[int] = []
+        # a stable sort keeps equal ranks in stratum order, so sorting such a run by its
+        # tie keys gives the (rank, tie, stratum) order
+        for _, run in itertools.groupby(sorted(range(len(ranked)), key=ranks.__getitem__), key=ranks.__getitem__):
+            run_list = list(run)
+            if len(run_list) > 1:
+                run_list.sort(key=lambda i: tie(ranked[i].sample_id))
+            picked += run_list
+            if len(picked) >= wanted:
+                break
+        for i in picked[:wanted]:
+            c = ranked[i]
             used.add(c.sample_id)
             items.append(Item(c.sample_id, task_type, c))
     return items
 
 
-def _ranked(group: list[Candidate], order: int, tie: Callable[[object], int]
-            ) -> Iterator[tuple[float, int, int, Candidate]]:
-    n = len(group)
-    for i, c in enumerate(group):
-        yield (i + 0.5) / n, tie(c.sample_id), order, c
+def _sorted_by(keys: list[int], values: list[T]) -> list[T]:
+    """`values` stably sorted by `keys` (a C-level sort of positions, no key callbacks)."""
+    return [values[i] for i in sorted(range(len(values)), key=keys.__getitem__)]
 
 
 def _level_rank(level: str | None) -> tuple[int, str]:

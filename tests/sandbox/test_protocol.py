@@ -144,3 +144,51 @@ def test_random_imports_for_a_job_uid_that_cannot_read_the_stdlib():
     import random
 
     assert r.status == "ok" and r.result["json"] == random.Random(5).random()
+
+
+def _original_check(entry: str, args: str) -> BaseException | None:
+    """What the job child used to do: parse, then require one call of the entry point."""
+    import ast
+
+    try:
+        tree = ast.parse(f"{entry}({args})", filename="<call>", mode="eval")
+        compile(tree, "<call>", "eval")
+    except (SyntaxError, ValueError) as exc:
+        return exc
+    body = tree.body
+    if not (isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id == entry):
+        return SyntaxError("args must be exactly the text between the call's parentheses")
+    return None
+
+
+def _new_check(entry: str, args: str) -> BaseException | None:
+    """The host's check, then the child's compile."""
+    error = call_error(entry, args)
+    if error is None:
+        try:
+            compile(f"{entry}({args})", "<call>", "eval")
+        except (SyntaxError, ValueError) as exc:
+            return exc
+    return error
+
+
+PIECES = ["1", "x", ")", "(", "[", "]", "{", "}", ", ", " or ", "'a)'", '"b("', "'''c)\n'''",
+          '"""d("""', "r'\\''", "'\\')'", "f'{(1)}'", "b')'", " # c)\n", "\\\n", "\n", "k=",
+          "lambda y: y", "*", "**", " for q in r", ":", "+", "'", '"""', "#"]
+
+
+def test_host_check_and_child_compile_refuse_exactly_what_the_old_check_did():
+    import random
+    import warnings
+
+    rng = random.Random(7)
+    refused = accepted = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(20000):
+            args = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 7)))
+            old, new = _original_check("f", args), _new_check("f", args)
+            assert (type(old), str(old)) == (type(new), str(new)), args
+            refused += old is not None
+            accepted += old is None
+    assert refused > 1000 and accepted > 500

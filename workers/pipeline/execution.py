@@ -21,7 +21,7 @@ REJECT_REASONS = (
 
 
 class Runner(Protocol):
-    def run_many(self, jobs: Sequence[Job]) -> list[RunResult]: ...
+    def run_pairs(self, pairs: Sequence[tuple[Job, Job]]) -> list[tuple[RunResult, RunResult, bool]]: ...
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,10 @@ def _comparable(run: RunResult) -> tuple[Any, ...]:
     return (run.status, run.result, run.exception, run.stdout, run.trace)
 
 
-def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolicy) -> ExecOutcome:
+def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolicy,
+          same: bool | None = None) -> ExecOutcome:
+    """The verdict on one item from its runs under the two hash seeds; `same` (whether they
+    behaved identically) is worked out here when the runner did not say."""
     runs = (first, second)
     for run in runs:
         if run.status == "sandbox_error":
@@ -71,7 +74,9 @@ def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolic
         if first.exception:
             detail = f"{first.exception.get('type')}: {first.exception.get('message', '')}"[:500]
         return ExecOutcome(item.key, "rejected", f"exec_{first.status}", detail, runs)
-    if _comparable(first) != _comparable(second):
+    if same is None:
+        same = _comparable(first) == _comparable(second)
+    if not same:
         return ExecOutcome(item.key, "rejected", "hash_order_dependent",
                            f"result, stdout or trace differ between PYTHONHASHSEED={first.hash_seed} and {second.hash_seed}", runs)
     result = first.result or {}
@@ -85,13 +90,17 @@ def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolic
 
 
 def execute_items(runner: Runner, items: Sequence[ExecItem], policy: ExecPolicy) -> list[ExecOutcome]:
-    """Both seeds of every item go to the sandbox pool in one call (all cores busy)."""
+    """Both seeds of every item go to the sandbox pool in one call (all cores busy); the
+    sandbox compares each pair's raw outcomes, so an identical second run (and its trace)
+    is not decoded twice."""
     limits = policy.limits()
-    jobs = [
-        Job(id=f"{item.key}#{seed}", code=item.code, entry_point=item.entry_point, args=item.args,
-            trace=True, hash_seed=seed, limits=limits)
+    pairs = [
+        tuple(
+            Job(id=f"{item.key}#{seed}", code=item.code, entry_point=item.entry_point, args=item.args,
+                trace=True, hash_seed=seed, limits=limits)
+            for seed in policy.hash_seeds
+        )
         for item in items
-        for seed in policy.hash_seeds
     ]
-    results = runner.run_many(jobs)
-    return [judge(item, results[2 * i], results[2 * i + 1], policy) for i, item in enumerate(items)]
+    runs = runner.run_pairs(pairs)
+    return [judge(item, first, second, policy, same) for item, (first, second, same) in zip(items, runs)]

@@ -22,11 +22,15 @@ def test_set_order_dependence_is_rejected_and_sorted_is_kept(sandbox) -> None:
     unordered = _one(sandbox, "def f(a):\n    return list({'alpha', 'beta', 'gamma', 'delta', 'eps'})\n", "1")
     assert unordered.verdict == "rejected"
     assert unordered.reason == "hash_order_dependent"
+    assert unordered.runs[0].result != unordered.runs[1].result, "each seed's own result is kept"
     ordered = _one(sandbox, "def f(a):\n    return sorted({'alpha', 'beta', 'gamma', 'delta', 'eps'})\n", "1")
     assert ordered.verdict == "kept", ordered
     assert ordered.primary.result["repr"] == "['alpha', 'beta', 'delta', 'eps', 'gamma']"
     assert len(ordered.runs) == 2 and ordered.runs[0].hash_seed != ordered.runs[1].hash_seed
     assert ordered.primary.trace["steps"], "the kept run carries its trace"
+    second = ordered.runs[1]
+    assert (second.id, second.hash_seed) == ("k#1000003", 1_000_003)
+    assert (second.result, second.trace, second.stdout) == (ordered.primary.result, ordered.primary.trace, "")
 
 
 def test_returning_a_set_itself_is_canonical_and_kept(sandbox) -> None:
@@ -58,10 +62,11 @@ def test_trace_bound_rejects_long_runs(sandbox) -> None:
 
 
 class _BrokenRunner:
-    def run_many(self, jobs):
+    def run_pairs(self, pairs):
         from sandbox import RunResult
 
-        return [RunResult.sandbox_error(job.id, "forkserver died") for job in jobs]
+        return [tuple(RunResult.sandbox_error(job.id, "forkserver died") for job in pair) + (True,)
+                for pair in pairs]
 
 
 def test_sandbox_errors_are_never_verdicts() -> None:

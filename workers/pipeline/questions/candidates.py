@@ -62,14 +62,22 @@ def next_line_candidates(smap: SourceMap, log: VisitLog) -> list[NextLineCandida
 
 def variable_candidates(smap: SourceMap, log: VisitLog) -> list[VariableCandidate]:
     out: list[VariableCandidate] = []
+    gradable: dict[tuple[str, str], bool] = {}  # values recur step after step
     for visit in log.visits:
         if not smap.statements[visit.line].askable or visit.after is None or visit.raised:
             continue
         for name, typed in visit.after.items():
-            if not _askable_name(name) or not _gradable(typed):
+            if not isinstance(typed, dict) or not _askable_name(name):
                 continue
             old = visit.before.get(name)
             if old is not None and _same(old, typed):
+                continue
+            if typed.get("truncated") or "repr" not in typed or "type" not in typed:
+                continue  # never gradable
+            key = (str(typed["type"]), str(typed["repr"]))  # all _gradable reads of the rest
+            if key not in gradable:
+                gradable[key] = _gradable(typed)
+            if not gradable[key]:
                 continue
             out.append(VariableCandidate(visit.line, visit.visit, name,
                                          {"type": typed["type"], "repr": typed["repr"]}, "changed"))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from app.api import health, v1
+from app.api import health, stats, v1
 from app.core.config import Settings, get_settings
 from app.core.errors import DomainError
 from app.web.router import router as dashboard_router
@@ -17,6 +20,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="execsynth",
         version=_version(),
         description="Synthesizes verified code-execution reasoning data (ExecVerify method).",
+        lifespan=_lifespan,
     )
     app.state.settings = settings
     app.include_router(health.router)
@@ -29,6 +33,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             headers=getattr(exc, "headers", None))
 
     return app
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    stats.warm(app)
+    yield
 
 
 def _version() -> str:

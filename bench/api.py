@@ -212,8 +212,11 @@ def main() -> None:
         # one client shows the service time; the concurrent run adds the queueing on this machine's cores
         for clients, n in ((1, max(50, requests // 10)), (args.clients, requests)):
             if args.client == "wrk":
-                results = [_wrk(base, name, method, path, body, key["X-API-Key"], clients, seconds)
-                           for name, method, path, body in wrk_endpoints]
+                results = []
+                for name, method, path, body in wrk_endpoints:
+                    # steady state: 2 s unmeasured first (connections, pools, each worker's snapshot)
+                    _wrk(base, name, method, path, body, key["X-API-Key"], clients, 2)
+                    results.append(_wrk(base, name, method, path, body, key["X-API-Key"], clients, seconds))
                 load = f"wrk, {seconds:.0f} s per endpoint"
             else:
                 results = [asyncio.run(_load(base, name, fn, clients, n)) for name, fn in endpoints]

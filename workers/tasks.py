@@ -25,6 +25,7 @@ from workers.runner import stages
 from workers.runner.deps import stage_deps
 
 START_BATCH = "execsynth.pipeline.start_batch"
+START_BATCHES = "execsynth.pipeline.start_batches"  # what the API sends: one message per group of new batches
 STAGE_TASKS = {
     "generate": ("execsynth.teacher.generate", "teacher"),
     "inputs": ("execsynth.teacher.inputs", "teacher"),
@@ -63,12 +64,26 @@ def chunk_ranges(slots: list[int], size: int, total: int) -> list[tuple[int, int
 @celery_app.task(name=START_BATCH, bind=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def start_batch(self: Task, batch_id: int) -> int:
     """Mark the batch running and fan it out: one chain of the four stages per chunk of slots."""
+    return _start(batch_id)
+
+
+@celery_app.task(name=START_BATCHES, bind=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
+def start_batches(self: Task, batch_ids: list[int]) -> int:
+    """start_batch for each of the batches one API request group created (a retry skips the
+    ones already started)."""
+    return sum(_start(batch_id) for batch_id in batch_ids)
+
+
+def _start(batch_id: int) -> int:
+    """Only the call that moves the batch from pending to running fans it out, so a retried or
+    redelivered start never queues the chunks twice (nor pays the teacher twice); chunks lost
+    after that are the stalled-batch check's job."""
     with _scope() as session:
         batch = repo.get_batch(session, batch_id)
-        if batch is None or batch.status not in ("pending", "running"):
+        if batch is None or batch.status != "pending":
             return 0
-        repo.set_batch_status(session, batch_id, "running", only_from=("pending", "running"),
-                              started_at=batch.started_at or repo.now())
+        if not repo.set_batch_status(session, batch_id, "running", only_from=("pending",), started_at=repo.now()):
+            return 0
         total = batch.programs_requested
         chunk = int(batch.spec.get("chunk_size") or get_settings().worker.chunk_size)
         priority = batch.priority
@@ -79,8 +94,9 @@ def start_batch(self: Task, batch_id: int) -> int:
 @celery_app.task(name=RESUME_STALLED)
 def resume_stalled() -> list[int]:
     """Beat task: re-dispatch the unfinished chunks of running batches that made no progress
-    for `worker.stall_after_s` (lost messages, e.g. a broker restarted without persistence).
-    Safe to run any time: every stage is idempotent."""
+    for `worker.stall_after_s` (lost messages, e.g. a broker restarted without persistence), and
+    start the batches still pending after that long. Safe to run any time: every stage is
+    idempotent."""
     settings = get_settings()
     before = repo.now() - timedelta(seconds=settings.worker.stall_after_s)
     resumed = []
@@ -95,9 +111,12 @@ def resume_stalled() -> list[int]:
             chunk = int(batch.spec.get("chunk_size") or settings.worker.chunk_size)
             repo.touch(session, batch_id)
             resumed.append((batch_id, chunk_ranges(slots, chunk, batch.programs_requested), batch.priority))
+        unstarted = repo.unstarted_batches(session, before)
     for batch_id, chunks, priority in resumed:
         dispatch_chunks(batch_id, chunks, priority)
-    return [batch_id for batch_id, _, _ in resumed]
+    # pending for that long: the start message was lost (published, then the broker restarted)
+    started = [batch_id for batch_id in unstarted if _start(batch_id)]
+    return [batch_id for batch_id, _, _ in resumed] + started
 
 
 class StageTask(Task):

@@ -10,9 +10,10 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.apikeys.service import Principal, authenticate
+from app.apikeys.guard import auth_error, key_limit, rate_check
+from app.apikeys.service import MISSING_KEY, Principal, authenticate
 from app.core.config import Settings
-from app.core.errors import DomainError, RateLimited
+from app.core.errors import DomainError, Unauthorized
 from app.core.ratelimit import RateLimiter, limiter_for
 from app.db.session import session_factory
 
@@ -42,14 +43,23 @@ _bearer = HTTPBearer(auto_error=False, description="Authorization: Bearer <API k
 _header = APIKeyHeader(name="X-API-Key", auto_error=False, description="the API key")
 
 
-def _with_headers(exc: DomainError, headers: dict[str, str]) -> DomainError:
-    exc.headers = headers  # type: ignore[attr-defined]  # rendered by the handler in app.main
-    return exc
+async def presented_key(
+    bearer: HTTPAuthorizationCredentials | None = Depends(_bearer),
+    header_key: str | None = Depends(_header),
+    settings: Settings = Depends(settings_dep),
+) -> str | None:
+    """The key the caller sent (401 at once when keys are required and none was sent); None
+    when the deployment does not require keys. No I/O: checking it is the caller's job."""
+    if not settings.api.require_api_key:
+        return None
+    presented = bearer.credentials if bearer is not None else header_key
+    if not presented:
+        raise auth_error(Unauthorized(MISSING_KEY))
+    return presented
 
 
 async def api_key(
-    bearer: HTTPAuthorizationCredentials | None = Depends(_bearer),
-    header_key: str | None = Depends(_header),
+    presented: str | None = Depends(presented_key),
     settings: Settings = Depends(settings_dep),
     limiter: RateLimiter = Depends(rate_limiter),
 ) -> Principal | None:
@@ -58,27 +68,20 @@ async def api_key(
 
     The lookup, the last-used stamp and the rate-limit counter run in one thread-pool hop with
     a session of their own, so a route's own session never waits on them."""
-    if not settings.api.require_api_key:
+    if presented is None:
         return None
-    presented = bearer.credentials if bearer is not None else header_key
     return await run_in_threadpool(_authorize, settings, limiter, presented)
 
 
-def _authorize(settings: Settings, limiter: RateLimiter, presented: str | None) -> Principal:
+def _authorize(settings: Settings, limiter: RateLimiter, presented: str) -> Principal:
     with session_factory(settings.database_url)() as session:
         try:
             principal, touched = authenticate(session, presented)
         except DomainError as exc:
-            if exc.status_code == 401:
-                raise _with_headers(exc, {"WWW-Authenticate": "Bearer"}) from None
-            raise
+            raise auth_error(exc) from None
         if touched:  # last_used_at is written at most once a minute
             session.commit()
-    limit = principal.rate_limit_per_minute or settings.api.rate_limit_per_minute
-    decision = limiter.hit(f"key:{principal.key_hash_prefix}", limit)
-    headers = {"X-RateLimit-Limit": str(decision.limit), "X-RateLimit-Remaining": str(decision.remaining)}
-    if not decision.allowed:
-        raise _with_headers(RateLimited(
-            f"rate limit of {limit} requests per minute exceeded for key {principal.name!r}; "
-            f"retry in {decision.retry_after_s} s"), {**headers, "Retry-After": str(decision.retry_after_s)})
+    refused = rate_check(principal, settings, limiter.hit(*key_limit(principal, settings)))
+    if refused is not None:
+        raise refused
     return principal

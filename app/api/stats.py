@@ -6,11 +6,13 @@ no database session; only a miss goes to the thread pool to query.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -24,13 +26,37 @@ from app.stats.schemas import DifficultyStats, FeatureStats, FunnelStats
 
 router = APIRouter(prefix="/stats", tags=["stats"])
 DEFAULT_TTL_S = 10.0
+DEFAULT_FUNNEL_BATCHES = 50
+log = logging.getLogger(__name__)
 
 
 async def stats_cache(request: Request) -> SnapshotCache:
-    state = request.app.state
+    return _cache_of(request.app)
+
+
+def _cache_of(app: FastAPI) -> SnapshotCache:
+    state = app.state
     if getattr(state, "stats_cache", None) is None:
         state.stats_cache = SnapshotCache(getattr(state, "stats_ttl_s", DEFAULT_TTL_S))
     return state.stats_cache
+
+
+def warm(app: FastAPI) -> threading.Thread:
+    """Compute the dashboard's default snapshots in the background at startup, so the first
+    visitors do not wait for a full-table aggregate (a failure only means they will)."""
+
+    def run() -> None:
+        cache = _cache_of(app)
+        try:
+            with session_factory(app.state.settings.database_url)() as session:
+                service.difficulty_json(session, cache, None, None)
+                service.funnel_json(session, cache, DEFAULT_FUNNEL_BATCHES)
+        except Exception as exc:  # an unmigrated or unreachable database: /readyz reports it
+            log.warning("stats warm-up skipped: %s", exc)
+
+    thread = threading.Thread(target=run, name="stats-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 @router.get("/difficulty", response_model=DifficultyStats,
@@ -82,7 +108,7 @@ def _utc(moment: datetime | None) -> datetime | None:
             responses=errors(422))
 async def funnel(
     request: Request,
-    batches: int = Query(default=50, ge=0, le=1000, description="how many recent batches to list"),
+    batches: int = Query(default=DEFAULT_FUNNEL_BATCHES, ge=0, le=1000, description="how many recent batches to list"),
     cache: SnapshotCache = Depends(stats_cache),
 ) -> Response:
     body = cache.peek(service.funnel_key(batches))

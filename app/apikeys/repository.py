@@ -20,6 +20,10 @@ def by_hash(session: Session, key_hash: str) -> ApiKey | None:
     return session.scalars(select(ApiKey).where(ApiKey.key_hash == key_hash)).one_or_none()
 
 
+def by_hashes(session: Session, key_hashes: list[str]) -> list[ApiKey]:
+    return list(session.scalars(select(ApiKey).where(ApiKey.key_hash.in_(key_hashes))))
+
+
 def get(session: Session, key_id: int) -> ApiKey | None:
     return session.get(ApiKey, key_id)
 

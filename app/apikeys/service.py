@@ -15,10 +15,11 @@ from sqlalchemy.orm import Session
 
 from app.apikeys import repository as repo
 from app.apikeys.schemas import ApiKeyCreate, ApiKeyCreated, ApiKeyRead
-from app.core.errors import Forbidden, NotFound, Unauthorized
+from app.core.errors import DomainError, Forbidden, NotFound, Unauthorized
 from app.db.models import ApiKey
 
 KEY_PREFIX = "esk_"
+MISSING_KEY = "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
 TOUCH_INTERVAL = timedelta(minutes=1)
 
 
@@ -64,17 +65,33 @@ def revoke(session: Session, key_id: int) -> ApiKeyRead:
 def authenticate(session: Session, presented: str | None) -> tuple[Principal, bool]:
     """(the caller, whether last_used_at was written in this session and needs a commit)."""
     if not presented:
-        raise Unauthorized("an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'")
-    row = repo.by_hash(session, hash_key(presented))
-    if row is None:
-        raise Unauthorized("unknown API key")
-    if row.revoked_at is not None:
-        raise Forbidden(f"API key {row.prefix}... was revoked at {row.revoked_at.isoformat()}")
+        raise Unauthorized(MISSING_KEY)
+    outcome, touched = authenticate_many(session, [presented])
+    if isinstance(outcome[presented], DomainError):
+        raise outcome[presented]
+    return outcome[presented], touched
+
+
+def authenticate_many(session: Session, presented: list[str]) -> tuple[dict[str, Principal | DomainError], bool]:
+    """Each distinct presented key -> its Principal, or the 401/403 it earns; one query for all.
+    The second item says whether a last_used_at was written (the caller commits it)."""
+    hashes = {key: hash_key(key) for key in dict.fromkeys(presented)}
+    rows = {row.key_hash: row for row in repo.by_hashes(session, list(hashes.values()))}
     now = datetime.now(timezone.utc)
-    touched = row.last_used_at is None or row.last_used_at < now - TOUCH_INTERVAL
-    if touched:
-        repo.touch(session, row.id, now, now - TOUCH_INTERVAL)
-    return Principal(row.id, row.name, row.rate_limit_per_minute, row.key_hash[:16]), touched
+    outcome: dict[str, Principal | DomainError] = {}
+    touched = False
+    for key, digest in hashes.items():
+        row = rows.get(digest)
+        if row is None:
+            outcome[key] = Unauthorized("unknown API key")
+        elif row.revoked_at is not None:
+            outcome[key] = Forbidden(f"API key {row.prefix}... was revoked at {row.revoked_at.isoformat()}")
+        else:
+            if row.last_used_at is None or row.last_used_at < now - TOUCH_INTERVAL:
+                repo.touch(session, row.id, now, now - TOUCH_INTERVAL)
+                touched = True
+            outcome[key] = Principal(row.id, row.name, row.rate_limit_per_minute, row.key_hash[:16])
+    return outcome, touched
 
 
 def _read(row: ApiKey) -> ApiKeyRead:

@@ -20,10 +20,23 @@ def by_idempotency_key(session: Session, key: str) -> Batch | None:
     return session.scalars(select(Batch).where(Batch.idempotency_key == key)).one_or_none()
 
 
+def by_idempotency_keys(session: Session, keys: list[str]) -> list[Batch]:
+    if not keys:
+        return []
+    return list(session.scalars(select(Batch).where(Batch.idempotency_key.in_(keys))))
+
+
 def add(session: Session, batch: Batch) -> Batch:
     session.add(batch)
     session.flush()
     return batch
+
+
+def add_all(session: Session, batches: list[Batch]) -> list[Batch]:
+    """One flush: SQLAlchemy sends a single multi-row INSERT ... RETURNING on Postgres."""
+    session.add_all(batches)
+    session.flush()
+    return batches
 
 
 def page(session: Session, limit: int, offset: int, status: str | None) -> tuple[list[Batch], int]:

@@ -1,7 +1,9 @@
 """Creating, reading and cancelling batches. The route commits; this module only flushes.
 
-A new batch is a `pending` row plus a `start_batch` task queued for after the commit; the
-orchestrator takes it from there. Retries carrying the same Idempotency-Key get the batch the
+A new batch is a `pending` row plus a start task queued for after the commit; the
+orchestrator takes it from there. POST /v1/batches goes through `app.batches.intake`, which
+writes concurrent requests as one group and falls back to `create` here, one request at a
+time, when another process races it for an idempotency key. Retries carrying the same Idempotency-Key get the batch the
 first request created, and a different body under a used key is a conflict, never a second
 batch.
 """

@@ -22,19 +22,31 @@ def catalog() -> Catalog:
 
 
 def unknown_types(types: Sequence[str]) -> list[str]:
-    known = set(catalog().types())
-    return [t for t in dict.fromkeys(types) if t not in known]
+    return list(_unknown_types(tuple(types)))
 
 
 def unknown_methods(types: Sequence[str], methods: Sequence[str]) -> list[str]:
     """Methods that match no catalog entry of `types` (all types when empty)."""
+    return list(_unknown_methods(tuple(types), tuple(methods)))
+
+
+# Researchers post the same few slices of the grid over and over; a method lookup walks the
+# whole catalog, so the answers are remembered (the catalog never changes in a process).
+@lru_cache(maxsize=4096)
+def _unknown_types(types: tuple[str, ...]) -> tuple[str, ...]:
+    known = set(catalog().types())
+    return tuple(t for t in dict.fromkeys(types) if t not in known)
+
+
+@lru_cache(maxsize=4096)
+def _unknown_methods(types: tuple[str, ...], methods: tuple[str, ...]) -> tuple[str, ...]:
     missing = []
     for method in dict.fromkeys(methods):
         try:
             filter_entries(catalog(), list(types) or None, [method])
         except SelectionError:
             missing.append(method)
-    return missing
+    return tuple(missing)
 
 
 def list_constraints(type_name: str | None = None, method: str | None = None) -> ConstraintsRead:

@@ -31,6 +31,11 @@ class Decision:
 class RateLimiter(Protocol):
     def hit(self, subject: str, limit: int) -> Decision: ...
 
+    def hit_many(self, hits: list[tuple[str, int]]) -> list[Decision]:
+        """One decision per (subject, limit), counted in order, as if hit() were called for
+        each; a shared store is asked once for all of them."""
+        ...
+
 
 def _decide(count: int, limit: int, now: float) -> Decision:
     reset_in = max(1, math.ceil(WINDOW_S - (now % WINDOW_S)))
@@ -58,6 +63,9 @@ class MemoryRateLimiter:
             self._counts[subject] = count
         return _decide(count, limit, now)
 
+    def hit_many(self, hits: list[tuple[str, int]]) -> list[Decision]:
+        return [self.hit(subject, limit) for subject, limit in hits]
+
 
 class RedisRateLimiter:
     def __init__(self, url: str, prefix: str = "execsynth:ratelimit", clock: Callable[[], float] = time.time) -> None:
@@ -68,17 +76,25 @@ class RedisRateLimiter:
         self._clock = clock
 
     def hit(self, subject: str, limit: int) -> Decision:
+        return self.hit_many([(subject, limit)])[0]
+
+    def hit_many(self, hits: list[tuple[str, int]]) -> list[Decision]:
+        """One MULTI/EXEC round trip: an INCR per hit (a key hit twice counts twice, in order)
+        and one EXPIRE per key."""
         now = self._clock()
-        key = f"{self._prefix}:{subject}:{int(now // WINDOW_S)}"
+        window = int(now // WINDOW_S)
+        keys = [f"{self._prefix}:{subject}:{window}" for subject, _ in hits]
         try:
             pipe = self._redis.pipeline(transaction=True)
-            pipe.incr(key)
-            pipe.expire(key, WINDOW_S + 5)
-            count = int(pipe.execute()[0])
+            for key in keys:
+                pipe.incr(key)
+            for key in dict.fromkeys(keys):
+                pipe.expire(key, WINDOW_S + 5)
+            counts = [int(c) for c in pipe.execute()[:len(keys)]]
         except Exception as exc:  # redis.RedisError and socket errors: fail open, loudly
-            log.warning("rate limiter unavailable, request allowed: %s", exc)
-            return Decision(True, limit, limit, 0)
-        return _decide(count, limit, now)
+            log.warning("rate limiter unavailable, %d request(s) allowed: %s", len(hits), exc)
+            return [Decision(True, limit, limit, 0) for _, limit in hits]
+        return [_decide(count, limit, now) for count, (_, limit) in zip(counts, hits)]
 
 
 def limiter_for(broker_url: str) -> RateLimiter:

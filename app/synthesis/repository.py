@@ -180,6 +180,12 @@ def stalled_batches(session: Session, before: datetime) -> list[int]:
     return list(session.scalars(query.order_by(Batch.priority.desc(), Batch.id)))
 
 
+def unstarted_batches(session: Session, before: datetime) -> list[int]:
+    """Batches still pending that were created before `before`: their start message was lost."""
+    query = select(Batch.id).where(Batch.status == "pending", Batch.created_at < before)
+    return list(session.scalars(query.order_by(Batch.priority.desc(), Batch.id)))
+
+
 def unfinished_slots(session: Session, batch_id: int, programs: int) -> list[int]:
     """Slots with no program yet, a kept program without inputs, or a sample not final."""
     have = set(session.scalars(select(Program.slot).where(Program.batch_id == batch_id, Program.variant == 0)))

@@ -25,13 +25,15 @@ def _batch_count(url: str) -> int:
 
 
 def _queued_batch_ids(redis_url: str) -> list[int]:
-    """Batch ids of start_batch messages waiting in the Redis list of the `pipeline` queue."""
+    """Batch ids of the start messages waiting in the Redis list of the `pipeline` queue."""
     ids = []
     for raw in redis.Redis.from_url(redis_url).lrange("pipeline", 0, -1):
         message = json.loads(raw)
+        args, _kwargs, _embed = json.loads(base64.b64decode(message["body"]))
         if message["headers"]["task"] == "execsynth.pipeline.start_batch":
-            args, _kwargs, _embed = json.loads(base64.b64decode(message["body"]))
             ids.append(args[0])
+        elif message["headers"]["task"] == "execsynth.pipeline.start_batches":
+            ids.extend(args[0])
     return ids
 
 
@@ -79,6 +81,47 @@ def test_concurrent_retries_with_one_key_create_one_batch(client, auth, migrated
     assert sorted(r.status_code for r in responses).count(202) == 1
     assert {r.json()["id"] for r in responses} == {responses[0].json()["id"]}
     assert _batch_count(migrated_pg) == before + 1
+
+
+def test_concurrent_posts_are_written_as_groups_with_their_own_answers(make_client, new_key, migrated_pg, api_redis_url) -> None:
+    """Requests that arrive together share a commit and a start message, and each still gets
+    its own answer: new batches, a replay, a conflict, a bad spec, a bad key, a spent budget."""
+    client = make_client()
+    good, limited = {"X-API-Key": new_key("grouped")}, {"X-API-Key": new_key("small", rate_limit=2)}
+    idem = uuid.uuid4().hex
+    requests = (
+        [({**SPEC, "seed": n}, good) for n in range(12)]
+        + [(SPEC, {**good, "Idempotency-Key": idem})] * 3
+        + [({**SPEC, "programs": 21}, {**good, "Idempotency-Key": idem})]
+        + [({**SPEC, "teacher": "gpt-9"}, good), (SPEC, {"X-API-Key": "esk_nope"})]
+        + [(SPEC, limited)] * 4
+    )
+    before = _batch_count(migrated_pg)
+    with ThreadPoolExecutor(len(requests)) as pool:
+        responses = list(pool.map(lambda r: client.post("/v1/batches", json=r[0], headers=r[1]), requests))
+    codes = [r.status_code for r in responses]
+    assert codes[:12] == [202] * 12 and len({r.json()["id"] for r in responses[:12]}) == 12
+    assert [r.json()["seed"] for r in responses[:12]] == list(range(12))
+    keyed, clash = responses[12:15], responses[15]
+    same_key = [r.status_code for r in keyed + [clash]]  # whichever body came first created the batch
+    assert same_key.count(202) == 1 and 409 in same_key and set(same_key) <= {200, 202, 409}
+    assert len({r.json()["id"] for r in keyed + [clash] if r.status_code != 409}) == 1
+    assert codes[16:18] == [422, 401] and "unknown teacher" in responses[16].json()["detail"]
+    assert sorted(codes[18:]) == [202, 202, 429, 429]
+    assert next(r for r in responses[18:] if r.status_code == 429).headers["retry-after"]
+    created = {r.json()["id"] for r in responses if r.status_code == 202}
+    assert _batch_count(migrated_pg) == before + len(created) == before + 15
+    queued = _queued_batch_ids(api_redis_url)
+    assert created <= set(queued) and len(queued) == len(set(queued))  # each batch started once
+    intake = client.app.state.batch_intake
+    assert intake.groups_written < len(requests)  # they really were grouped
+
+
+def test_a_lone_post_is_a_group_of_one(make_client, auth) -> None:
+    client = make_client()
+    for n in range(3):
+        assert client.post("/v1/batches", json={**SPEC, "seed": n}, headers=auth).status_code == 202
+    assert client.app.state.batch_intake.groups_written == 3
 
 
 @pytest.mark.parametrize(("change", "status", "needle"), [

@@ -172,6 +172,25 @@ def test_first_computation_makes_concurrent_callers_wait() -> None:
     assert out == [7, 7, 7, 7] and len(calls) == 1
 
 
+def test_startup_computes_the_default_snapshots(settings, migrated_pg) -> None:
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.stats import service
+
+    batch_id = make_batch(migrated_pg)
+    add_sample(migrated_pg, batch_id, add_program(migrated_pg, batch_id, 0), 0)
+    app = create_app(settings)
+    with TestClient(app) as client:  # runs the lifespan
+        cache = app.state.stats_cache
+        deadline = time.monotonic() + 30
+        while cache.peek(service.difficulty_key(None, None)) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        warm = cache.peek(service.difficulty_key(None, None))
+        assert warm is not None and cache.peek(service.funnel_key(50)) is not None
+        assert client.get("/v1/stats/difficulty").content == warm  # served from the warm snapshot
+
+
 def test_constraints_catalog(client) -> None:
     body = client.get("/v1/constraints").json()
     assert body["total"] == 186 and len(body["entries"]) == 186

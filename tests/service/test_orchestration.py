@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 
+import pytest
 from sqlalchemy import func, select
 
 from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
@@ -85,31 +87,49 @@ def test_kill_9_a_worker_mid_batch_then_another_finishes_it(make_service) -> Non
         assert all(n == 1 for _, n in calls)
 
 
-def test_batch_completes_across_a_redis_restart(make_service, tmp_path) -> None:
+@pytest.fixture()
+def private_redis(tmp_path) -> Iterator[PrivateRedis]:
+    """A Redis of this test's own, to stop and start: it keeps nothing on disk."""
     private = PrivateRedis(tmp_path)
     private.start()
-    try:
-        service = make_service(
-            broker_url=private.url, EXECSYNTH_WORKER__CHUNK_SIZE="4",
-            EXECSYNTH_WORKER__STALL_AFTER_S="4", EXECSYNTH_WORKER__RESUME_EVERY_S="2",
-        )
-        service.start_worker()
-        service.start_beat()
-        batch_id = service.post_batch(programs=40, **SPEC)
+    yield private
+    private.stop()
 
-        def started() -> bool:
-            with service.session() as s:
-                return s.scalar(select(func.count()).where(Program.batch_id == batch_id)) >= 4
 
-        wait_for(started, timeout=120, what="the batch to start")
-        private.stop()  # every queued message is lost: this Redis keeps nothing on disk
-        time.sleep(2)
-        private.start()
-        detail = service.wait_done(batch_id, timeout=300)
-        assert detail["status"] == "completed"
-        _assert_consistent(service, batch_id, 40)
-    finally:
-        private.stop()
+def test_batch_completes_across_a_redis_restart(make_service, private_redis) -> None:
+    service = make_service(
+        broker_url=private_redis.url, EXECSYNTH_WORKER__CHUNK_SIZE="4",
+        EXECSYNTH_WORKER__STALL_AFTER_S="4", EXECSYNTH_WORKER__RESUME_EVERY_S="2",
+    )
+    service.start_worker()
+    service.start_beat()
+    batch_id = service.post_batch(programs=40, **SPEC)
+
+    def started() -> bool:
+        with service.session() as s:
+            return s.scalar(select(func.count()).where(Program.batch_id == batch_id)) >= 4
+
+    wait_for(started, timeout=120, what="the batch to start")
+    private_redis.stop()  # every queued message is lost
+    time.sleep(2)
+    private_redis.start()
+    detail = service.wait_done(batch_id, timeout=300)
+    assert detail["status"] == "completed"
+    _assert_consistent(service, batch_id, 40)
+
+
+def test_a_batch_whose_start_message_was_lost_is_started_by_the_beat(make_service, private_redis) -> None:
+    service = make_service(broker_url=private_redis.url, EXECSYNTH_WORKER__STALL_AFTER_S="3",
+                           EXECSYNTH_WORKER__RESUME_EVERY_S="1")
+    batch_id = service.post_batch(programs=8, **SPEC)  # no worker yet: the start message waits in Redis
+    private_redis.stop()  # ...and is lost with it
+    private_redis.start()
+    assert service.status(batch_id) == "pending"
+    service.start_worker()
+    service.start_beat()
+    detail = service.wait_done(batch_id, timeout=300)
+    assert detail["status"] == "completed"
+    _assert_consistent(service, batch_id, 8)
 
 
 def _program_for(prompt: str, index: int) -> str:

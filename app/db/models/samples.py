@@ -43,7 +43,10 @@ class Sample(Base):
         UniqueConstraint("program_id", "args_hash"),
         Index(None, "batch_id", "status", "reject_reason"),
         Index(None, "status", "level", "constraint_type"),
-        Index(None, "constraint_type", "constraint_method"),
+        # covers the difficulty aggregate (GROUP BY these six), so /v1/stats/difficulty reads an
+        # index-only scan in group order instead of the table; also serves type/method filters
+        Index("ix_samples_difficulty_groups", "constraint_type", "constraint_method", "level", "status",
+              "solver_k", "solver_passes"),
         Index(None, "created_at"),
     )
 

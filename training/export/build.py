@@ -14,7 +14,6 @@ exporting process never parses them.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,6 +22,7 @@ import pyarrow as pa
 from training.export.columns import record_batch
 from training.export.formats import FORMATS
 from training.export.items import ExportItem, build_task
+from training.export.jsontext import dumps_ascii, loads
 from training.export.records import SampleRow
 
 QUESTION_KEYS = ("kind", "position", "line", "visit", "variable", "text", "gold_answer", "payload")
@@ -49,7 +49,7 @@ class ChunkOutput:
 
 def decode_row(text: str, solution: str | None = None) -> SampleRow:
     """A `query_pg` row (one JSON array, SampleRow's field order, questions as arrays)."""
-    v = json.loads(text)
+    v = loads(text)
     if v[6] is not None:  # a float column: JSON has 0 for 0.0, and strings for NaN / Infinity
         v[6] = float(v[6])
     stored = v[21]
@@ -75,5 +75,5 @@ def build_chunk(job: ChunkJob) -> ChunkOutput:
         records.append(fmt.record(ExportItem(job.split, job.start + offset, task, row), job.system_prompt))
     if fmt.file_kind == "parquet":
         return ChunkOutput(len(records), batch=record_batch(records, fmt.schema))
-    return ChunkOutput(len(records), text="".join(json.dumps(r, ensure_ascii=True) + "\n" for r in records))
+    return ChunkOutput(len(records), text="".join(dumps_ascii(r) + "\n" for r in records))
 

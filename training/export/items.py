@@ -8,11 +8,11 @@ pipeline builds them.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from training import make
+from training.export.jsontext import dumps_sorted
 from training.export.records import SampleRow
 from training.records import IO, OI, Question
 from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
@@ -44,7 +44,7 @@ class ExportItem:
     def provenance_json(self) -> str:
         data = self.provenance()
         data["program"] = self.row.provenance or {}
-        return json.dumps(data, sort_keys=True, ensure_ascii=False)
+        return dumps_sorted(data)
 
     def response(self) -> str:
         """The assistant turn for SFT: the teacher's verified solution when stored, else the

@@ -41,8 +41,10 @@ JOIN executions e ON e.id = s.execution_id
 """
 
 # transaction-local settings while the export reads, restored afterwards: no JIT (its
-# compile time per chunk query is larger than the query), and floats written exactly
-_SETTINGS = {"jit": "off", "extra_float_digits": "3"}
+# compile time per chunk query is larger than the query), floats written exactly, and no
+# parallel workers (reads are overlapped with row building already; on a small machine
+# extra server processes only compete with the export's own workers for the cores)
+_SETTINGS = {"jit": "off", "extra_float_digits": "3", "max_parallel_workers_per_gather": "0"}
 _CURSOR_IDS = itertools.count()
 
 

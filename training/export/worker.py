@@ -12,6 +12,7 @@ worker) and inherits no database connection or thread from the exporting process
 
 from __future__ import annotations
 
+import gc
 import importlib.abc
 import json
 import os
@@ -45,6 +46,8 @@ def serve(jobs: BinaryIO, results: BinaryIO) -> None:
         write_frame(results, json.dumps(header).encode())
         write_frame(results, body)
         results.flush()
+        del header, body
+        gc.collect()  # see `main`: the one collection per chunk
 
 
 class _NoPandas(importlib.abc.MetaPathFinder):
@@ -72,6 +75,13 @@ def lean_memory() -> None:
 
 def main() -> None:
     lean_memory()
+    # A chunk allocates some hundred thousand containers (decoded rows, records) that die
+    # together and hold no cycles; the automatic collector would walk them many times per
+    # chunk (about a tenth of the build time). It is off, the imported modules are frozen
+    # out of its way, and `serve` collects once after each chunk (about a millisecond), so
+    # a cycle is still freed.
+    gc.freeze()
+    gc.disable()
     results = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=1 << 20)
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print cannot corrupt the frames
     serve(sys.stdin.buffer, results)

@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from training.export.formats.base import ABILITY, MESSAGES_TYPE, SplitFile, chat
 from training.export.items import ExportItem
+from training.export.jsontext import dumps_sorted, dumps_sorted_ascii
 from training.tasks import Task
 
 EXTRA_INFO_TYPE = pa.struct([
@@ -49,7 +50,7 @@ def ground_truth(task: Task, question_json: str) -> str:
         return task.ground_truth()
     data = task.to_dict()
     data["questions"] = _SLOT
-    text = json.dumps(data, sort_keys=True)
+    text = dumps_sorted_ascii(data)
     head, slot, tail = text.partition(_SLOT_JSON)
     if not slot or _SLOT_JSON in tail:
         return task.ground_truth()
@@ -70,7 +71,7 @@ class VerlFormat:
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         task, row = item.task, item.row
         extra = task.extra_info()
-        records = json.dumps(extra["question_records"], sort_keys=True, ensure_ascii=False)
+        records = dumps_sorted(extra["question_records"])
         extra["question_records"] = records
         extra.update(index=item.index, split=item.split, sample_id=row.sample_id,
                      program_id=row.program_id, batch_id=row.batch_id, level=row.level,

@@ -27,6 +27,8 @@ LICENCE = (
 
 @dataclass
 class SplitStats:
+    """Counts of one split, gathered item by item (`add`) while its file is written."""
+
     rows: int = 0
     programs: int = 0
     clusters: int = 0
@@ -35,18 +37,33 @@ class SplitStats:
     types: Counter = field(default_factory=Counter)
     difficulty_levels: Counter = field(default_factory=Counter)
     scores: list[float] = field(default_factory=list)
+    program_ids: set[int] = field(default_factory=set, repr=False)
+    _histogram: list[dict[str, Any]] | None = field(default=None, repr=False)
+
+    def add(self, items: Sequence[Item]) -> None:
+        self.rows += len(items)
+        for it in items:
+            c = it.candidate
+            self.program_ids.add(c.program_id)
+            self.tasks[it.task_type] += 1
+            self.levels[c.level] += 1
+            self.types[c.constraint_type] += 1
+            self.difficulty_levels[c.difficulty_level or "unlabelled"] += 1
+            if c.difficulty_score is not None:
+                self.scores.append(c.difficulty_score)
+
+    def count_clusters(self, cluster_of: dict[int, int]) -> SplitStats:
+        """Program and cluster counts, once every item is added."""
+        self.programs = len(self.program_ids)
+        self.clusters = len({cluster_of[p] for p in self.program_ids})
+        return self
 
     def histogram(self) -> list[dict[str, Any]]:
-        """Fixed-width bins over [min, max] of the difficulty scores."""
-        if not self.scores:
-            return []
-        lo, hi = min(self.scores), max(self.scores)
-        width = (hi - lo) / HIST_BINS or 1.0
-        counts = [0] * HIST_BINS
-        for s in self.scores:
-            counts[min(HIST_BINS - 1, int((s - lo) / width))] += 1
-        return [{"from": round(lo + i * width, 4), "to": round(lo + (i + 1) * width, 4), "count": c}
-                for i, c in enumerate(counts)]
+        """Fixed-width bins over [min, max] of the difficulty scores (computed once: the
+        card, the manifest and the result all show it)."""
+        if self._histogram is None:
+            self._histogram = _histogram(self.scores)
+        return self._histogram
 
     def to_dict(self) -> dict[str, Any]:
         return {"rows": self.rows, "programs": self.programs, "clusters": self.clusters,
@@ -56,21 +73,22 @@ class SplitStats:
                 "difficulty_score_histogram": self.histogram()}
 
 
+def _histogram(scores: list[float]) -> list[dict[str, Any]]:
+    if not scores:
+        return []
+    lo, hi = min(scores), max(scores)
+    width = (hi - lo) / HIST_BINS or 1.0
+    counts = [0] * HIST_BINS
+    for s in scores:
+        counts[min(HIST_BINS - 1, int((s - lo) / width))] += 1
+    return [{"from": round(lo + i * width, 4), "to": round(lo + (i + 1) * width, 4), "count": c}
+            for i, c in enumerate(counts)]
+
+
 def split_stats(items: Sequence[Item], cluster_of: dict[int, int]) -> SplitStats:
-    st = SplitStats(rows=len(items))
-    programs = set()
-    for it in items:
-        c = it.candidate
-        programs.add(c.program_id)
-        st.tasks[it.task_type] += 1
-        st.levels[c.level] += 1
-        st.types[c.constraint_type] += 1
-        st.difficulty_levels[c.difficulty_level or "unlabelled"] += 1
-        if c.difficulty_score is not None:
-            st.scores.append(c.difficulty_score)
-    st.programs = len(programs)
-    st.clusters = len({cluster_of[p] for p in programs})
-    return st
+    st = SplitStats()
+    st.add(items)
+    return st.count_clusters(cluster_of)
 
 
 def _table(title: str, rows: dict[str, dict[str, int]]) -> list[str]:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from training.export import query, query_pg
 from training.export.build import ChunkJob
-from training.export.card import render_card, split_stats
+from training.export.card import SplitStats, render_card
 from training.export.contamination import Flag, load_benchmarks
 from training.export.errors import OutputDirError
 from training.export.formats import FORMATS, ExportFormat, SplitFile
@@ -148,13 +148,18 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
     written: list[SplitFile] = []
     use_pg = query_pg.supported(session)
     total = sum(len(plan.items[s.name]) for s in spec.written_splits)
+    # counted while the files are written (the exporter waits for its workers meanwhile)
+    stats = {s.name: SplitStats() for s in spec.splits}
     with ChunkRunner(worker_count(total)) as runner, (query_pg.reading(session) if use_pg else nullcontext()):
         for split in spec.written_splits:
             written.append(_write_split(session, spec, fmt, split.name, plan.items[split.name], out,
-                                        runner, use_pg, progress))
+                                        runner, use_pg, progress, stats[split.name]))
+    for s in spec.splits:
+        if s not in spec.written_splits:
+            stats[s.name].add(plan.items[s.name])
+        stats[s.name].count_clusters(plan.cluster_of)
     for name, text in fmt.side_files(written).items():
         (out / name).write_text(text, encoding="utf-8")
-    stats = {s.name: split_stats(plan.items[s.name], plan.cluster_of) for s in spec.splits}
     batches = query.batch_info(session, sorted({c.candidate.batch_id for rows in plan.items.values() for c in rows}))
     contamination = {
         "benchmarks": planned.benchmarks, "ngram_n": spec.ngram_n, "threshold": spec.ngram_threshold,
@@ -186,7 +191,8 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
 
 
 def _write_split(session: Session, spec: ExportSpec, fmt: ExportFormat, name: str, items: list[Item],
-                 out: Path, runner: ChunkRunner, use_pg: bool, progress: Progress | None) -> SplitFile:
+                 out: Path, runner: ChunkRunner, use_pg: bool, progress: Progress | None,
+                 stats: SplitStats) -> SplitFile:
     rel = f"{name}.{fmt.file_kind}"
     tmp = out / (rel + ".partial")
     sink = ParquetSink(tmp, fmt.schema, spec.row_group_size) if fmt.file_kind == "parquet" else JsonlSink(tmp)
@@ -197,6 +203,7 @@ def _write_split(session: Session, spec: ExportSpec, fmt: ExportFormat, name: st
         # the next chunks are read from the database while this one is built and written
         for chunk in runner.map(read_ahead(_jobs(session, spec, fmt, name, items, use_pg), depth=4)):
             sink.add(chunk)
+            stats.add(items[done:done + chunk.rows])
             done += chunk.rows
             if progress:
                 progress(name, done, len(items))

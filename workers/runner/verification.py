@@ -48,18 +48,16 @@ def execute(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequen
     if not pending:
         return 0
     outcomes = execute_items(deps.sandbox, [item for _, item, *_ in pending], plan.exec_policy)
-    unjudged = 0
+    judged = [(row, outcome) for row, outcome in zip(pending, outcomes) if outcome.verdict != "error"]
+    unjudged = len(pending) - len(judged)
+    exec_rows = [{
+        "program_id": program_id, "args_source": a_src, "args_hash": a_hash, "input_origin": origin,
+        "hash_seed": run.hash_seed, "status": run.status, "result": run.result, "exception": run.exception,
+        "stdout": run.stdout, "trace": run.trace, "duration_ms": run.duration_ms, "python_version": run.python or PYTHON_VERSION,
+    } for (_, _, program_id, a_hash, a_src, origin), outcome in judged for run in outcome.runs]
     with scope() as session:
-        for (sample_id, _, program_id, a_hash, a_src, origin), outcome in zip(pending, outcomes):
-            if outcome.verdict == "error":
-                unjudged += 1
-                continue
-            exec_rows = [{
-                "program_id": program_id, "args_source": a_src, "args_hash": a_hash, "input_origin": origin,
-                "hash_seed": run.hash_seed, "status": run.status, "result": run.result, "exception": run.exception,
-                "stdout": run.stdout, "trace": run.trace, "duration_ms": run.duration_ms, "python_version": run.python or PYTHON_VERSION,
-            } for run in outcome.runs]
-            ids = repo.insert_executions(session, exec_rows)
+        ids = repo.insert_executions(session, exec_rows)  # the whole chunk in one statement
+        for (sample_id, _, program_id, a_hash, _, _), outcome in judged:
             first = outcome.runs[0]
             values: dict[str, Any] = {"execution_id": ids.get((program_id, a_hash, first.hash_seed))}
             if outcome.verdict == "kept":

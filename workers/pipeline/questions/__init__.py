@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from training import make
@@ -81,7 +82,7 @@ def build_questions(code: str, entry_point: str, args: str, result: dict[str, An
     if not trace or not isinstance(trace.get("steps"), list):
         return QuestionSet("rejected", (io,), reason="trace_missing")
     try:
-        smap = build_source_map(code)
+        smap = _source_map(code)
     except SyntaxError:
         return QuestionSet("rejected", (io,), reason="code_not_parsable")
     log = read_visits(trace["steps"], smap)
@@ -109,6 +110,12 @@ def build_questions(code: str, entry_point: str, args: str, result: dict[str, An
     stats = {"next_line_candidates": len(next_cands), "variable_candidates": len(var_cands),
              "trace_complete": log.complete}
     return QuestionSet("kept", (io, *steps), stats=stats)
+
+
+@lru_cache(maxsize=1024)
+def _source_map(code: str) -> SourceMap:
+    """A program has several inputs, each a sample: its map is built once (and only read)."""
+    return build_source_map(code)
 
 
 def _next_question(position: int, cand: NextLineCandidate, smap: SourceMap) -> Question:

@@ -1,17 +1,18 @@
 """The call's text, checked on the host before a job is sent to a forkserver.
 
 A job evaluates `entry_point(<args>)`, `args` being the exact source text between the
-call's parentheses. Text that is not valid Python, or that closes the call and goes on
-(`1), print(2`), is refused here with the SyntaxError the job would have raised, so the
-job child only compiles the call (each Python object a child creates or touches costs it
-copy-on-write faults).
+call's parentheses. Text that closes the call and goes on (`1), print(2`) is refused here
+with a SyntaxError, so that the job child only compiles the call: building a syntax tree
+there cost a fifth of an untraced job (each Python object a child creates or touches costs
+it copy-on-write faults). Text that is not valid Python fails that compile in the child,
+with the parser's own SyntaxError (and any warnings in the job's stderr), as before.
 
-No syntax tree is built here either: CPython 3.11 keeps the AST constructor's recursion
-depth per interpreter, not per thread, and `ast.parse` in the sandbox's threads can fail
-another thread's `ast.parse` or `literal_eval` with "AST constructor recursion depth
-mismatch". The text is compiled (the same parser, the same SyntaxError) and, when args
-hold a `)`, a scan of its brackets (skipping strings and comments) shows whether the
-call's parenthesis closes before the end.
+No syntax tree is built on the host either: CPython 3.11 keeps the AST constructor's
+recursion depth per interpreter, not per thread, and `ast.parse` in the sandbox's threads
+can fail another thread's `ast.parse` or `literal_eval` with "AST constructor recursion
+depth mismatch". A scan of the brackets (skipping strings and comments) shows whether the
+call's parenthesis closes before the end; only then is the text compiled here, to tell a
+breakout from text that is not valid at all.
 """
 
 from __future__ import annotations
@@ -32,17 +33,17 @@ _TRIVIA = re.compile(r"(?:\s|#[^\n]*|\\\n)*")
 
 
 def call_error(entry_point: str, args: str) -> BaseException | None:
-    """None when `entry_point(<args>)` is exactly one call of `entry_point`, else the error
-    that refuses it (SyntaxError; ValueError, RecursionError or MemoryError for text that
-    cannot even be compiled)."""
+    """A SyntaxError when `entry_point(<args>)` is valid Python but not exactly one call of
+    `entry_point`; the error compiling it raises when it is not valid and looks like such a
+    breakout; None otherwise (the child compiles it and reports any error itself)."""
     text = f"{entry_point}({args})"
+    if ")" not in args or not _closes_early(text):  # no `)`: nothing can close the call early
+        return None
     try:
         compile(text, CALL_FILENAME, "eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return exc
-    if ")" in args and _closes_early(text):
-        return SyntaxError("args must be exactly the text between the call's parentheses")
-    return None
+    return SyntaxError("args must be exactly the text between the call's parentheses")
 
 
 def _closes_early(text: str) -> bool:

@@ -152,6 +152,7 @@ def read(path):  # a thread (the candidates prefetch) may end between glob and o
     except OSError:
         return ""
 
+WORKER_ARGS = ["-m", "training.export.worker"]
 peak = {"tree": 0, "workers": 0, "worker": 0}
 done = threading.Event()
 
@@ -159,8 +160,9 @@ def sample():  # the exporter plus its worker processes, summed, every 0.2 s
     while not done.wait(0.2):
         kids = [int(p) for f in glob.glob("/proc/self/task/*/children") for p in read(f).split()]
         # a child between fork and exec (vfork: it shares the exporter's pages) shows the
-        # exporter's RSS a second time: only started workers count
-        sizes = [rss_kib(k) for k in kids if "training.export.worker" in read(f"/proc/{k}/cmdline")]
+        # exporter's RSS a second time: only started workers count, known by their exact
+        # arguments (this script's own command line holds the module name too)
+        sizes = [rss_kib(k) for k in kids if read(f"/proc/{k}/cmdline").split("\\0")[1:3] == WORKER_ARGS]
         peak["tree"] = max(peak["tree"], rss_kib("self") + sum(sizes))
         peak["workers"] = max(peak["workers"], sum(sizes))
         peak["worker"] = max([peak["worker"], *sizes])

@@ -208,7 +208,9 @@ class Sandbox:
 
         When the second run left exactly the first's raw outcome (result bytes, output, exit
         status), its result is the first's (its own id, seed and times): it is not decoded a
-        second time. That is what makes the determinism check cheap: a trace is decoded once.
+        second time, and its result, exception and trace are the first's objects (read them,
+        do not change them). That is what makes the determinism check cheap: a trace is
+        decoded once.
         """
         pairs = list(pairs)
         self._ensure_started()
@@ -223,7 +225,7 @@ class Sandbox:
                 wire_job, report, python = b
                 second = replace(first, id=wire_job["id"], hash_seed=wire_job["hash_seed"],
                                  duration_ms=report.duration_ms, cpu_ms=report.cpu_ms,
-                                 python=python)
+                                 python=python, extra=dict(first.extra))
                 out.append((first, second, True))
                 continue
             second = b if isinstance(b, RunResult) else verdict.judge(*b)

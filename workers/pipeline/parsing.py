@@ -57,6 +57,8 @@ def extract_code_block(text: str) -> str | None:
 
 
 def _has_comment(code: str) -> bool:
+    if "#" not in code:  # the usual case, without tokenizing
+        return False
     tokens = tokenize.generate_tokens(io.StringIO(code).readline)
     return any(tok.type == tokenize.COMMENT for tok in tokens)
 

@@ -13,7 +13,6 @@ from datetime import datetime, timezone
 from typing import Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.api.schemas import errors
@@ -47,10 +46,10 @@ def warm(app: FastAPI) -> threading.Thread:
 
     def run() -> None:
         cache = _cache_of(app)
+        sessions = session_factory(app.state.settings.database_url)
         try:
-            with session_factory(app.state.settings.database_url)() as session:
-                service.difficulty_json(session, cache, None, None)
-                service.funnel_json(session, cache, DEFAULT_FUNNEL_BATCHES)
+            service.difficulty_json(sessions, cache, None, None)
+            service.funnel_json(sessions, cache, DEFAULT_FUNNEL_BATCHES)
         except Exception as exc:  # an unmigrated or unreachable database: /readyz reports it
             log.warning("stats warm-up skipped: %s", exc)
 
@@ -70,7 +69,7 @@ async def difficulty(
 ) -> Response:
     body = cache.peek(service.difficulty_key(batch_id, status))
     if body is None:
-        body = await _in_thread(request, lambda session: service.difficulty_json(session, cache, batch_id, status))
+        body = await _in_thread(request, lambda sessions: service.difficulty_json(sessions, cache, batch_id, status))
     return Response(body, media_type="application/json")
 
 
@@ -93,7 +92,7 @@ async def features(
                "created_from": _utc(created_from), "created_to": _utc(created_to)}
     body = cache.peek(service.features_key(filters))
     if body is None:
-        body = await _in_thread(request, lambda session: service.features_json(session, cache, filters))
+        body = await _in_thread(request, lambda sessions: service.features_json(sessions, cache, filters))
     return Response(body, media_type="application/json")
 
 
@@ -113,15 +112,10 @@ async def funnel(
 ) -> Response:
     body = cache.peek(service.funnel_key(batches))
     if body is None:
-        body = await _in_thread(request, lambda session: service.funnel_json(session, cache, batches))
+        body = await _in_thread(request, lambda sessions: service.funnel_json(sessions, cache, batches))
     return Response(body, media_type="application/json")
 
 
-async def _in_thread(request: Request, work: Callable[[Session], bytes]) -> bytes:
-    """Run `work` with its own session in the thread pool (it may query the database)."""
-
-    def run() -> bytes:
-        with session_factory(request.app.state.settings.database_url)() as session:
-            return work(session)
-
-    return await run_in_threadpool(run)
+async def _in_thread(request: Request, work: Callable[[service.Sessions], bytes]) -> bytes:
+    """Run `work` in the thread pool (it may query the database through the sessions given)."""
+    return await run_in_threadpool(work, session_factory(request.app.state.settings.database_url))

@@ -4,18 +4,20 @@ A full-table GROUP BY over a million samples costs a few hundred milliseconds wh
 indexes; dashboards poll it from many clients. Each distinct query is computed by one thread
 at a time, and callers get the last snapshot while it is younger than `ttl_s`, so the database
 does one aggregate per interval instead of one per request. Once a snapshot is older than that,
-the first caller recomputes it while everybody else keeps getting the old one (stale while
-revalidate): only one request per interval waits for the aggregate, never a queue of them.
-Only the very first computation of a key makes concurrent callers wait. `ttl_s = 0` disables
-caching.
+callers keep getting it (stale while revalidate) while a background thread, started by the
+first of them to notice, recomputes it: no request waits for a refresh. Only the very first
+computation of a key makes its callers wait. `ttl_s = 0` disables caching.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 
 class SnapshotCache:
@@ -28,28 +30,40 @@ class SnapshotCache:
         self._guard = threading.Lock()
 
     def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """The snapshot for `key`. `compute` must stand on its own (open its own session): a
+        refresh runs it on a thread of its own, after the caller that noticed has returned."""
         hit = self._fresh(key)
         if hit is not None:
             return hit
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
         stale = self._values.get(key) if self.ttl_s > 0 else None
-        if stale is not None and not lock.acquire(blocking=False):
-            return stale[1]  # somebody is refreshing it: the last snapshot will do meanwhile
-        if stale is None:
-            lock.acquire()  # single flight: the others wait for the first computation
-        try:
+        if stale is not None:
+            if lock.acquire(blocking=False):  # the first to notice starts the refresh; nobody waits for it
+                threading.Thread(target=self._refresh, args=(key, compute, lock), name="snapshot-refresh",
+                                 daemon=True).start()
+            return stale[1]
+        with lock:  # single flight: the others wait for the first computation
             hit = self._fresh(key)
             if hit is not None:
                 return hit
             value = compute()
-            with self._guard:
-                if len(self._values) >= self._max:
-                    self._values.clear()
-                self._values[key] = (self._clock(), value)
+            self._store(key, value)
             return value
+
+    def _refresh(self, key: Hashable, compute: Callable[[], Any], lock: threading.Lock) -> None:
+        try:
+            self._store(key, compute())
+        except Exception as exc:  # the old snapshot stays; the next caller to notice tries again
+            log.warning("snapshot %r not refreshed: %s", key, exc)
         finally:
             lock.release()
+
+    def _store(self, key: Hashable, value: Any) -> None:
+        with self._guard:
+            if len(self._values) >= self._max:
+                self._values.clear()
+            self._values[key] = (self._clock(), value)
 
     def peek(self, key: Hashable) -> Any | None:
         """The snapshot if it is fresh, else None; never blocks, never computes."""

@@ -4,7 +4,7 @@ from a short-lived snapshot (see stats.cache)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from datetime import datetime, timezone
 
@@ -18,6 +18,10 @@ from app.stats.schemas import (
     BatchFunnel, Bucket, DifficultyStats, FeatureStats, FunnelStats, LevelFeatures, MethodBucket, PassRateBucket,
 )
 from workers.pipeline.difficulty.features import Features
+
+# Where a snapshot computation gets its session: it may run on a refresh thread after the
+# request that triggered it has returned, so it opens (and closes) its own.
+Sessions = Callable[[], Session]
 
 # every feature the difficulty estimator reads, as stored in samples.features
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Features))
@@ -76,23 +80,29 @@ def difficulty_key(batch_id: int | None, status: str | None) -> tuple:
     return ("difficulty", batch_id, status)
 
 
-def difficulty_json(session: Session, cache: SnapshotCache, batch_id: int | None, status: str | None) -> bytes:
+def difficulty_json(sessions: Sessions, cache: SnapshotCache, batch_id: int | None, status: str | None) -> bytes:
     """The snapshot is kept encoded: re-validating and re-encoding ~200 buckets per request
     would cost more than serving them."""
-    return cache.get(difficulty_key(batch_id, status), lambda: fold_difficulty(
-        repo.difficulty_groups(session, batch_id, status), cache.ttl_s).model_dump_json().encode())
+
+    def compute() -> bytes:
+        with sessions() as session:
+            rows = repo.difficulty_groups(session, batch_id, status)
+        return fold_difficulty(rows, cache.ttl_s).model_dump_json().encode()
+
+    return cache.get(difficulty_key(batch_id, status), compute)
 
 
 def features_key(filters: dict) -> tuple:
     return ("features", *sorted(filters.items()))
 
 
-def features_json(session: Session, cache: SnapshotCache, filters: dict) -> bytes:
+def features_json(sessions: Sessions, cache: SnapshotCache, filters: dict) -> bytes:
     """Mean difficulty score and features per level over the samples matching `filters` (the
     keyword arguments of repository.feature_means)."""
 
     def compute() -> bytes:
-        rows = repo.feature_means(session, FEATURE_NAMES, **filters)
+        with sessions() as session:
+            rows = repo.feature_means(session, FEATURE_NAMES, **filters)
         names = ("difficulty_score", *FEATURE_NAMES)
         levels = [LevelFeatures(level=level, samples=n, with_features=n_features,
                                 means={name: None if v is None else float(v) for name, v in zip(names, means)})
@@ -123,5 +133,9 @@ def funnel_key(limit: int) -> tuple:
     return ("funnel", limit)
 
 
-def funnel_json(session: Session, cache: SnapshotCache, limit: int) -> bytes:
-    return cache.get(funnel_key(limit), lambda: _funnel(session, limit, cache.ttl_s).model_dump_json().encode())
+def funnel_json(sessions: Sessions, cache: SnapshotCache, limit: int) -> bytes:
+    def compute() -> bytes:
+        with sessions() as session:
+            return _funnel(session, limit, cache.ttl_s).model_dump_json().encode()
+
+    return cache.get(funnel_key(limit), compute)

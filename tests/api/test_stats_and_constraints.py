@@ -119,37 +119,64 @@ def test_stats_snapshot_is_reused_within_its_ttl(make_client, migrated_pg) -> No
     assert cached["max_age_s"] == 60
 
 
+def _settle(cache: SnapshotCache, key: str, expected, timeout: float = 10.0) -> None:
+    """Wait for a background refresh of `key` to store `expected`."""
+    deadline = time.monotonic() + timeout
+    while cache.peek(key) != expected:
+        assert time.monotonic() < deadline, f"{key} never became {expected!r}"
+        time.sleep(0.01)
+
+
 def test_snapshot_cache_expires_and_computes_once_per_key() -> None:
     now, calls = [0.0], []
     cache = SnapshotCache(5, clock=lambda: now[0])
     compute = lambda: calls.append(1) or len(calls)  # noqa: E731
     assert [cache.get("a", compute), cache.get("a", compute)] == [1, 1]
     assert cache.get("b", compute) == 2
-    now[0] = 5.0
-    assert cache.get("a", compute) == 3
+    now[0] = 5.0  # "a" is stale: its caller gets it at once and a refresh starts behind it
+    assert cache.get("a", compute) == 1
+    _settle(cache, "a", 3)
+    assert cache.get("a", compute) == 3 and len(calls) == 3
 
 
-def test_stale_snapshot_is_served_while_one_caller_refreshes() -> None:
+def test_stale_snapshot_is_served_while_a_background_refresh_runs() -> None:
     now = [0.0]
     cache = SnapshotCache(5, clock=lambda: now[0])
     assert cache.get("a", lambda: "v1") == "v1"
     now[0] = 6.0  # stale
-    entered, release = threading.Event(), threading.Event()
+    entered, release, calls = threading.Event(), threading.Event(), []
 
     def slow_refresh() -> str:
+        calls.append(threading.current_thread().name)
         entered.set()
         release.wait(10)
         return "v2"
 
-    refresher = threading.Thread(target=lambda: results.append(cache.get("a", slow_refresh)))
-    results: list[str] = []
-    refresher.start()
+    assert cache.get("a", slow_refresh) == "v1"  # the caller that noticed does not wait either
     assert entered.wait(10)
-    # while the refresh runs, others get the old snapshot at once and compute nothing
-    assert [cache.get("a", lambda: "never") for _ in range(3)] == ["v1"] * 3
+    assert [cache.get("a", slow_refresh) for _ in range(3)] == ["v1"] * 3  # one refresh at a time
     release.set()
-    refresher.join(10)
-    assert results == ["v2"] and cache.get("a", lambda: "never") == "v2"
+    _settle(cache, "a", "v2")
+    assert calls == ["snapshot-refresh"]
+
+
+def test_a_failed_refresh_keeps_the_old_snapshot_and_is_retried() -> None:
+    now = [0.0]
+    cache = SnapshotCache(5, clock=lambda: now[0])
+    cache.get("a", lambda: "v1")
+    now[0] = 6.0
+    failed = threading.Event()
+
+    def broken() -> str:
+        failed.set()
+        raise RuntimeError("database away")
+
+    assert cache.get("a", broken) == "v1"
+    assert failed.wait(10)
+    deadline = time.monotonic() + 10
+    while cache.peek("a") != "v2":  # the failed refresh released its lock: a later caller starts another
+        assert cache.get("a", lambda: "v2") in ("v1", "v2") and time.monotonic() < deadline
+        time.sleep(0.01)
 
 
 def test_first_computation_makes_concurrent_callers_wait() -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import queue
-import secrets
 import threading
 from dataclasses import dataclass, field
 
@@ -163,7 +162,8 @@ class BatchIntake:
         """Replays, conflicts and new batches: one lookup, one multi-row insert, one start message."""
         answers: list[Answer | None] = list(refused)
         wanted = {i: group[i].spec.model_dump(mode="json") for i, r in enumerate(refused) if r is None}
-        scoped = {i: _scope(principals[i], group[i].idempotency_key) for i in wanted}
+        scoped = {i: service.scoped_key(principals[i].key_id if principals[i] else None, group[i].idempotency_key)
+                  for i in wanted}
         existing = {b.idempotency_key: b for b in repo.by_idempotency_keys(session, [k for k in scoped.values() if k])}
         new: dict[int, Batch] = {}
         creator: dict[str, int] = {}  # idempotency key -> the member of this group that creates its batch
@@ -171,7 +171,10 @@ class BatchIntake:
         for i, spec_json in wanted.items():
             key = scoped[i]
             if key is not None and key in existing:
-                answers[i] = _replay(existing[key], spec_json)
+                try:
+                    answers[i] = (BatchRead.model_validate(service.replay(existing[key], spec_json), from_attributes=True), False)
+                except Conflict as exc:
+                    answers[i] = exc
             elif key is not None and key in creator:
                 first = creator[key]
                 if wanted[first] == spec_json:
@@ -181,7 +184,7 @@ class BatchIntake:
             else:
                 if key is not None:
                     creator[key] = i
-                new[i] = _new_batch(group[i].spec, spec_json, key, principals[i])
+                new[i] = service.new_batch(group[i].spec, spec_json, key, principals[i].key_id if principals[i] else None)
         if new:
             repo.add_all(session, list(new.values()))  # one INSERT ... RETURNING for all of them
             send_after_commit(session, self._settings, START_BATCHES, [b.id for b in new.values()])
@@ -205,22 +208,3 @@ class BatchIntake:
             except DomainError as exc:
                 answers.append(exc)
         return answers
-
-
-def _scope(principal: Principal | None, idempotency_key: str | None) -> str | None:
-    """Idempotency keys are scoped to the API key that sent them."""
-    return None if idempotency_key is None else f"{principal.key_id if principal else 0}:{idempotency_key}"
-
-
-def _new_batch(spec: BatchCreate, spec_json: dict, key: str | None, principal: Principal | None) -> Batch:
-    return Batch(
-        spec=spec_json, seed=spec.seed if spec.seed is not None else secrets.randbelow(2**63),
-        status="pending", priority=spec.priority, teacher=spec.teacher, idempotency_key=key,
-        api_key_id=principal.key_id if principal else None, programs_requested=spec.programs, counters={},
-    )
-
-
-def _replay(existing: Batch, wanted: dict) -> Answer:
-    if existing.spec != wanted:
-        return Conflict(f"Idempotency-Key already used for batch {existing.id} with a different body")
-    return BatchRead.model_validate(existing, from_attributes=True), False

@@ -55,14 +55,10 @@ def create(session: Session, settings: Settings, spec: BatchCreate,
     """(batch, created). Keys are scoped to the API key that sent them."""
     validate_spec(spec, settings)
     wanted = spec.model_dump(mode="json")
-    scoped = None if idempotency_key is None else f"{api_key_id or 0}:{idempotency_key}"
+    scoped = scoped_key(api_key_id, idempotency_key)
     if scoped is not None and (existing := repo.by_idempotency_key(session, scoped)) is not None:
-        return _replay(existing, wanted), False
-    batch = Batch(
-        spec=wanted, seed=spec.seed if spec.seed is not None else secrets.randbelow(2**63),
-        status="pending", priority=spec.priority, teacher=spec.teacher, idempotency_key=scoped,
-        api_key_id=api_key_id, programs_requested=spec.programs, counters={},
-    )
+        return replay(existing, wanted), False
+    batch = new_batch(spec, wanted, scoped, api_key_id)
     if scoped is None:
         repo.add(session, batch)  # nothing unique to race on: no savepoint round trips
     else:
@@ -74,12 +70,27 @@ def create(session: Session, settings: Settings, spec: BatchCreate,
             existing = repo.by_idempotency_key(session, scoped)
             if existing is None:
                 raise
-            return _replay(existing, wanted), False
+            return replay(existing, wanted), False
     send_after_commit(session, settings, START_BATCH, batch.id)
     return batch, True
 
 
-def _replay(existing: Batch, wanted: dict) -> Batch:
+def scoped_key(api_key_id: int | None, idempotency_key: str | None) -> str | None:
+    """Idempotency keys are scoped to the API key that sent them."""
+    return None if idempotency_key is None else f"{api_key_id or 0}:{idempotency_key}"
+
+
+def new_batch(spec: BatchCreate, wanted: dict, scoped: str | None, api_key_id: int | None) -> Batch:
+    """The pending row for `spec` (`wanted` is its JSON form); not added to any session."""
+    return Batch(
+        spec=wanted, seed=spec.seed if spec.seed is not None else secrets.randbelow(2**63),
+        status="pending", priority=spec.priority, teacher=spec.teacher, idempotency_key=scoped,
+        api_key_id=api_key_id, programs_requested=spec.programs, counters={},
+    )
+
+
+def replay(existing: Batch, wanted: dict) -> Batch:
+    """The batch an Idempotency-Key already created; a different body under that key is a 409."""
     if existing.spec != wanted:
         raise Conflict(f"Idempotency-Key already used for batch {existing.id} with a different body")
     return existing

@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 from app.core.celery import celery_config
 from app.core.config import Settings
 
-PING = "execsynth.pipeline.ping"
 
 
 @lru_cache(maxsize=4)

@@ -40,9 +40,9 @@ def seed(url: str, samples: int, pairs: list[tuple[str, str]], inputs_per_progra
         conn.execute(text("INSERT INTO pairs VALUES (:i, :t, :m)"),
                      [{"i": i, "t": t, "m": m} for i, (t, m) in enumerate(pairs)])
         conn.execute(text(
-            "INSERT INTO batches (spec, seed, status, priority, teacher, counters, programs_requested,"
+            "INSERT INTO batches (spec, seed, status, priority, teacher, programs_requested,"
             " prompt_tokens, completion_tokens, cost_usd, created_at, started_at)"
-            " SELECT '{}'::jsonb, b, 'running', 5, 'builtin', '{}'::jsonb, :per_batch, 0, 0, 0,"
+            " SELECT '{}'::jsonb, b, 'running', 5, 'builtin', :per_batch, 0, 0, 0,"
             " now(), now() - interval '10 minutes' FROM generate_series(1, 10) b"),
             {"per_batch": programs // 10})
         conn.execute(text(

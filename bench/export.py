@@ -68,9 +68,9 @@ def fill(url: str, n_samples: int, seed: int = 1) -> None:
     dsn = url.replace("postgresql+psycopg://", "postgresql://")
     n_programs = (n_samples + 3) // 4
     with psycopg.connect(dsn) as conn, conn.cursor() as cur:
-        cur.execute("INSERT INTO batches (id, spec, seed, status, priority, teacher, counters, programs_requested,"
+        cur.execute("INSERT INTO batches (id, spec, seed, status, priority, teacher, programs_requested,"
                     " prompt_tokens, completion_tokens, cost_usd, created_at) VALUES (1, '{}', 42, 'completed', 5,"
-                    " 'builtin', '{}', %s, 0, 0, 0, %s)", (n_programs, now))
+                    " 'builtin', %s, 0, 0, 0, %s)", (n_programs, now))
         with cur.copy("COPY programs (id, batch_id, slot, variant, parent_id, origin, constraint_type, constraint_method,"
                       " level, requested, measured, prompt_template, source, entry_point, call_args, normalized_hash,"
                       " dedup_key, status, provenance, created_at) FROM STDIN") as cp:

@@ -40,28 +40,25 @@ def main() -> None:
     from sqlalchemy import select
 
     from app.core.config import get_settings
-    from app.db import migrate
     from app.db.models import Sample
     from app.db.session import session_scope
-    from app.synthesis.batches import create_batch
-    from execsynth.commands.synth import build_spec, run_batch
+    from execsynth.commands.synth import run_batch, start_batch
+    from workers.pipeline.batch_spec import BatchSpec
+    from workers.pipeline.lifecycle import SampleStatus
     from workers.runner import stages
 
     settings = get_settings()
-    migrate.upgrade(settings.database_url)
-    spec = build_spec(["C1", "C2", "C3", "C4", "C5", "C6"], None, None, programs, 3, False, None, None, 10, True)
-    with session_scope(settings.database_url) as session:
-        batch_id = create_batch(session, spec, args.seed, "builtin", status="running").id
+    batch_id = start_batch(settings, BatchSpec(programs=programs, seed=args.seed, teacher="builtin"))
 
     spent: dict[str, float] = defaultdict(float)
-    for name, func in list(stages.STAGES.items()):
+    for name, func in list(stages.RUNNERS.items()):
         def timed(*a, _func=func, _name=name, **kw):
             t0 = time.perf_counter()
             try:
                 return _func(*a, **kw)
             finally:
                 spent[_name] += time.perf_counter() - t0
-        stages.STAGES[name] = timed
+        stages.RUNNERS[name] = timed
 
     t0 = time.perf_counter()
     funnel = run_batch(settings, batch_id, programs, args.chunk_size, show_progress=False)
@@ -73,7 +70,7 @@ def main() -> None:
 
     with session_scope(settings.database_url) as session:
         by_level = defaultdict(list)
-        for level, score in session.execute(select(Sample.level, Sample.difficulty_score).where(Sample.status == "accepted")):
+        for level, score in session.execute(select(Sample.level, Sample.difficulty_score).where(Sample.status == SampleStatus.ACCEPTED)):
             by_level[level].append(score)
 
     print(f"programs: {programs}   cores: {os.cpu_count()}   chunk: {args.chunk_size}")

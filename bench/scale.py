@@ -36,8 +36,11 @@ def run_once(workers: int, programs: int, chunk: int) -> tuple[float, int]:
     from app.db import migrate
     from app.db.models import Batch, Sample
     from app.db.session import session_scope
+    from app.batches import repository as batch_rows
+    from app.batches.service import new_batch
+    from app.core.task_names import START_BATCH
     from app.producer import send_now
-    from app.synthesis.batches import create_batch
+    from workers.pipeline.batch_spec import BatchSpec
 
     name = f"execsynth_scale_{uuid.uuid4().hex[:8]}"
     admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT")
@@ -58,11 +61,11 @@ def run_once(workers: int, programs: int, chunk: int) -> tuple[float, int]:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         time.sleep(3)  # let the workers connect
         settings = Settings(database_url=url, broker_url=REDIS_URL, data_dir=data_dir)
-        spec = {"programs": programs, "levels": ["C1", "C2", "C3", "C4", "C5", "C6"], "inputs_per_program": 3, "mutation": False}
+        spec = BatchSpec(programs=programs, seed=0, teacher="builtin")
         with session_scope(url) as session:
-            batch_id = create_batch(session, spec, 0, "builtin").id
+            batch_id = batch_rows.add(session, new_batch(settings, spec)).id
         t0 = time.perf_counter()
-        send_now(settings, "execsynth.pipeline.start_batch", batch_id)
+        send_now(settings, START_BATCH, batch_id)
         engine = create_engine(url)
         while True:
             with engine.connect() as conn:

@@ -13,12 +13,11 @@ import logging
 
 from celery import Task
 
-from app.core.celery import NIGHTLY_EXPORTS
+from app.core.task_names import NIGHTLY_EXPORTS, RUN_EXPORT
 from app.core.config import get_settings
 from app.core.errors import NotFound
 from app.db.session import session_scope
 from app.exports import nightly, repository, retention, runner
-from app.exports.service import RUN_EXPORT
 from workers.celery_app import celery_app
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
-"""Thin Celery tasks. Each takes ids and scalars, calls one runner stage (which loads by id,
+"""Thin Celery tasks. Each takes ids and scalars, calls one stage's runner (which loads by id,
 runs the pure stage outside any transaction and upserts on natural keys), and returns nothing:
-state lives in the database. Names are the contract with `app.producer`, which sends them by
-name and never imports this module."""
+state lives in the database. Names come from `app.core.task_names`, which `app.producer`
+sends by name; the app never imports this module."""
 
 from __future__ import annotations
 
@@ -18,27 +18,19 @@ from sqlalchemy.exc import InterfaceError as DBInterfaceError
 from sqlalchemy.exc import OperationalError as DBOperationalError
 
 from app.core.config import get_settings
+from app.core.task_names import PING, RESUME_STALLED, STAGE_QUEUES, START_BATCH, START_BATCHES, stage_task
 from app.db.session import session_scope
 from app.synthesis import repository as repo
 from workers.celery_app import celery_app
-from workers.runner import stages
+from workers.pipeline.lifecycle import BatchStatus
+from workers.runner.common import RetryChunk
 from workers.runner.deps import stage_deps
-
-START_BATCH = "execsynth.pipeline.start_batch"
-START_BATCHES = "execsynth.pipeline.start_batches"  # what the API sends: one message per group of new batches
-STAGE_TASKS = {
-    "generate": ("execsynth.teacher.generate", "teacher"),
-    "inputs": ("execsynth.teacher.inputs", "teacher"),
-    "execute": ("execsynth.sandbox.execute", "sandbox"),
-    "finish": ("execsynth.pipeline.finish", "pipeline"),
-}
-RESUME_STALLED = "execsynth.pipeline.resume_stalled"
-
+from workers.runner.stages import RUNNERS
 
 # The broker, the database or the sandbox being away is never the batch's fault: such a task
 # is retried, and if it still fails the stalled-batch check re-dispatches the chunk later.
 TRANSIENT = (
-    stages.SandboxUnavailable, ConnectionError, TimeoutError, OSError,
+    RetryChunk, ConnectionError, TimeoutError, OSError,
     KombuOperationalError, RedisConnectionError, RedisTimeoutError, DBOperationalError, DBInterfaceError,
 )
 
@@ -48,11 +40,11 @@ def _scope():
 
 
 def dispatch_chunks(batch_id: int, chunks: list[tuple[int, int]], priority: int) -> None:
-    """One chain generate -> inputs -> execute -> finish per chunk, across the three queues."""
+    """One chain of the stages per chunk, each stage on its own queue."""
     for start, end in chunks:
         chain(
-            *(celery_app.signature(name, args=(batch_id, start, end), queue=queue, immutable=True, priority=priority)
-              for name, queue in STAGE_TASKS.values())
+            *(celery_app.signature(stage_task(stage), args=(batch_id, start, end), queue=queue, immutable=True, priority=priority)
+              for stage, queue in STAGE_QUEUES.items())
         ).apply_async()
 
 
@@ -63,7 +55,7 @@ def chunk_ranges(slots: list[int], size: int, total: int) -> list[tuple[int, int
 
 @celery_app.task(name=START_BATCH, bind=True, autoretry_for=TRANSIENT, retry_backoff=True, max_retries=10)
 def start_batch(self: Task, batch_id: int) -> int:
-    """Mark the batch running and fan it out: one chain of the four stages per chunk of slots."""
+    """Mark the batch running and fan it out: one chain of the stages per chunk of slots."""
     return _start(batch_id)
 
 
@@ -80,14 +72,12 @@ def _start(batch_id: int) -> int:
     after that are the stalled-batch check's job."""
     with _scope() as session:
         batch = repo.get_batch(session, batch_id)
-        if batch is None or batch.status != "pending":
-            return 0
-        if not repo.set_batch_status(session, batch_id, "running", only_from=("pending",), started_at=repo.now()):
+        if batch is None or not repo.move_batch(session, batch_id, BatchStatus.RUNNING, started_at=repo.now()):
             return 0
         total = batch.programs_requested
-        chunk = int(batch.spec.get("chunk_size") or get_settings().worker.chunk_size)
         priority = batch.priority
-    dispatch_chunks(batch_id, chunk_ranges(list(range(0, total, chunk)), chunk, total), priority)
+    size = get_settings().worker.chunk_size
+    dispatch_chunks(batch_id, chunk_ranges(list(range(0, total, size)), size, total), priority)
     return total
 
 
@@ -99,18 +89,17 @@ def resume_stalled() -> list[int]:
     idempotent."""
     settings = get_settings()
     before = repo.now() - timedelta(seconds=settings.worker.stall_after_s)
+    size = settings.worker.chunk_size
     resumed = []
     with _scope() as session:
         for batch_id in repo.stalled_batches(session, before):
             batch = repo.get_batch(session, batch_id)
             slots = repo.unfinished_slots(session, batch_id, batch.programs_requested)
             if not slots:
-                repo.store_counters(session, batch_id)
-                repo.set_batch_status(session, batch_id, "completed", only_from=("running",), finished_at=repo.now())
+                repo.move_batch(session, batch_id, BatchStatus.COMPLETED, finished_at=repo.now())
                 continue
-            chunk = int(batch.spec.get("chunk_size") or settings.worker.chunk_size)
             repo.touch(session, batch_id)
-            resumed.append((batch_id, chunk_ranges(slots, chunk, batch.programs_requested), batch.priority))
+            resumed.append((batch_id, chunk_ranges(slots, size, batch.programs_requested), batch.priority))
         unstarted = repo.unstarted_batches(session, before)
     for batch_id, chunks, priority in resumed:
         dispatch_chunks(batch_id, chunks, priority)
@@ -128,32 +117,26 @@ class StageTask(Task):
             return
         batch_id = args[0] if args else kwargs.get("batch_id")
         with _scope() as session:
-            repo.set_batch_status(
-                session, batch_id, "failed", only_from=("pending", "running", "budget_exhausted"),
-                error=f"{self.name} slots {args[1:]}: {type(exc).__name__}: {exc}"[:2000], finished_at=repo.now(),
-            )
+            repo.move_batch(session, batch_id, BatchStatus.FAILED, finished_at=repo.now(),
+                            error=f"{self.name} slots {args[1:]}: {type(exc).__name__}: {exc}"[:2000])
 
 
 def _stage_task(stage: str):
-    name, _queue = STAGE_TASKS[stage]
-    func = stages.STAGES[stage]
+    runner = RUNNERS[stage]
 
-    @celery_app.task(name=name, bind=True, base=StageTask, autoretry_for=TRANSIENT,
+    @celery_app.task(name=stage_task(stage), bind=True, base=StageTask, autoretry_for=TRANSIENT,
                      retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12)
     def run(self: Task, batch_id: int, start: int, end: int) -> int:
-        return func(_scope, stage_deps(get_settings()), batch_id, range(start, end))
+        return runner(_scope, stage_deps(get_settings()), batch_id, range(start, end))
 
     run.__doc__ = f"Stage `{stage}` of slots [start, end) of a batch."
     return run
 
 
-generate = _stage_task("generate")
-inputs = _stage_task("inputs")
-execute = _stage_task("execute")
-finish = _stage_task("finish")
+STAGE_TASKS = {stage: _stage_task(stage) for stage in RUNNERS}
 
 
-@celery_app.task(name="execsynth.pipeline.ping")
+@celery_app.task(name=PING)
 def ping(token: str) -> None:
     """Health probe: records that a worker consumed a message (used by the broker tests).
     Writes to Redis when the broker is Redis, else to a file."""

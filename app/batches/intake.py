@@ -36,9 +36,8 @@ from app.core.errors import Conflict, DomainError
 from app.core.ratelimit import RateLimiter
 from app.db.models import Batch
 from app.db.session import session_factory
+from app.core.task_names import START_BATCHES
 from app.producer import send_after_commit
-
-START_BATCHES = "execsynth.pipeline.start_batches"
 MAX_GROUP = 256
 
 Answer = tuple[BatchRead, bool] | DomainError  # (batch, created) or the error to raise
@@ -184,7 +183,8 @@ class BatchIntake:
             else:
                 if key is not None:
                     creator[key] = i
-                new[i] = service.new_batch(group[i].spec, spec_json, key, principals[i].key_id if principals[i] else None)
+                new[i] = service.new_batch(self._settings, group[i].spec, spec_json, key,
+                                           principals[i].key_id if principals[i] else None)
         if new:
             repo.add_all(session, list(new.values()))  # one INSERT ... RETURNING for all of them
             send_after_commit(session, self._settings, START_BATCHES, [b.id for b in new.values()])

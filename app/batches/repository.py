@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Program, TeacherCall
@@ -49,16 +47,6 @@ def page(session: Session, limit: int, offset: int, status: str | None) -> tuple
     return list(rows), session.scalar(count) or 0
 
 
-def cancel_if_active(session: Session, batch_id: int, now: datetime) -> bool:
-    """Atomic: a batch the orchestrator is finishing at this moment is not flipped back."""
-    result = session.execute(
-        update(Batch)
-        .where(Batch.id == batch_id, Batch.status.in_(("pending", "running")))
-        .values(status="cancelled", finished_at=now)
-    )
-    return result.rowcount == 1
-
-
 def status_counts(session: Session, model: Any, batch_id: int) -> list[tuple[str, str | None, int]]:
     """(status, reject_reason, n) for programs or samples of one batch (index-only on
     (batch_id, status, reject_reason))."""
@@ -88,12 +76,3 @@ def teacher_totals(session: Session, batch_id: int) -> dict[str, Any]:
     ).one()
     total, ok, prompt, completion, cost = row
     return {"total": total, "ok": ok, "prompt_tokens": int(prompt), "completion_tokens": int(completion), "cost_usd": float(cost)}
-
-
-def funnel_by_batch(session: Session, model: Any, batch_ids: Sequence[int] | None) -> list[tuple[int, str, str | None, int]]:
-    query = select(model.batch_id, model.status, model.reject_reason, func.count())
-    if batch_ids is not None:
-        query = query.where(model.batch_id.in_(batch_ids))
-    query = query.group_by(model.batch_id, model.status, model.reject_reason)
-    return [(b, s, r, n) for b, s, r, n in session.execute(query)]
-

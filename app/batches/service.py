@@ -17,15 +17,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.batches import repository as repo
-from app.batches.funnel import funnel_stages
-from app.batches.schemas import FINISHED, BatchCreate, BatchDetail, BatchPage, BatchRead
+from app.batches.schemas import BatchCreate, BatchDetail, BatchPage, BatchRead
 from app.constraints.service import unknown_methods, unknown_types
 from app.core.config import Settings
 from app.core.errors import Conflict, DomainError, NotFound
+from app.core.task_names import START_BATCH
 from app.db.models import Batch, Program, Sample
 from app.producer import send_after_commit
-
-START_BATCH = "execsynth.pipeline.start_batch"
+from app.synthesis import repository as pipeline_repo
+from app.synthesis.funnel import funnel_stages
+from workers.pipeline.lifecycle import BATCH_FINISHED, BatchStatus
 
 
 class InvalidSpec(DomainError):
@@ -42,7 +43,7 @@ def validate_spec(spec: BatchCreate, settings: Settings) -> None:
     elif bad := unknown_methods(spec.types, spec.methods):
         problems.append(f"unknown methods {bad} for types {spec.types or 'any'}")
     teachers = {"builtin", *settings.teachers}
-    if spec.teacher not in teachers:
+    if spec.teacher is not None and spec.teacher not in teachers:
         problems.append(f"unknown teacher {spec.teacher!r}; configured: {sorted(teachers)}")
     if spec.difficulty.solver is not None and spec.difficulty.solver not in teachers:
         problems.append(f"unknown solver {spec.difficulty.solver!r}; configured: {sorted(teachers)}")
@@ -58,7 +59,7 @@ def create(session: Session, settings: Settings, spec: BatchCreate,
     scoped = scoped_key(api_key_id, idempotency_key)
     if scoped is not None and (existing := repo.by_idempotency_key(session, scoped)) is not None:
         return replay(existing, wanted), False
-    batch = new_batch(spec, wanted, scoped, api_key_id)
+    batch = new_batch(settings, spec, wanted, scoped, api_key_id)
     if scoped is None:
         repo.add(session, batch)  # nothing unique to race on: no savepoint round trips
     else:
@@ -80,13 +81,26 @@ def scoped_key(api_key_id: int | None, idempotency_key: str | None) -> str | Non
     return None if idempotency_key is None else f"{api_key_id or 0}:{idempotency_key}"
 
 
-def new_batch(spec: BatchCreate, wanted: dict, scoped: str | None, api_key_id: int | None) -> Batch:
-    """The pending row for `spec` (`wanted` is its JSON form); not added to any session."""
+def new_batch(settings: Settings, spec: BatchCreate, wanted: dict | None = None, scoped: str | None = None,
+              api_key_id: int | None = None) -> Batch:
+    """The pending row for `spec` (`wanted`: its JSON form, when the caller has it already);
+    not added to any session. The one place a batch row is built (API and CLI)."""
     return Batch(
-        spec=wanted, seed=spec.seed if spec.seed is not None else secrets.randbelow(2**63),
-        status="pending", priority=spec.priority, teacher=spec.teacher, idempotency_key=scoped,
-        api_key_id=api_key_id, programs_requested=spec.programs, counters={},
+        spec=spec.model_dump(mode="json") if wanted is None else wanted,
+        seed=spec.seed if spec.seed is not None else secrets.randbelow(2**63),
+        status=BatchStatus.PENDING, priority=spec.priority, teacher=spec.teacher or settings.default_teacher,
+        idempotency_key=scoped, api_key_id=api_key_id, programs_requested=spec.programs,
     )
+
+
+def start_in_process(session: Session, settings: Settings, spec: BatchCreate) -> Batch:
+    """A batch that this process runs itself (`execsynth synth` / `demo`): validated, written
+    and moved to running, with no start message (no worker is involved)."""
+    validate_spec(spec, settings)
+    batch = repo.add(session, new_batch(settings, spec))
+    pipeline_repo.move_batch(session, batch.id, BatchStatus.RUNNING, started_at=datetime.now(timezone.utc))
+    session.refresh(batch)
+    return batch
 
 
 def replay(existing: Batch, wanted: dict) -> Batch:
@@ -110,11 +124,12 @@ def list_page(session: Session, limit: int, offset: int, status: str | None) -> 
 
 
 def cancel(session: Session, batch: Batch) -> Batch:
-    if batch.status == "cancelled":
+    if batch.status == BatchStatus.CANCELLED:
         return batch
-    if not repo.cancel_if_active(session, batch.id, datetime.now(timezone.utc)):
+    # one guarded UPDATE: a batch the orchestrator is finishing at this moment is not flipped back
+    if not pipeline_repo.move_batch(session, batch.id, BatchStatus.CANCELLED, finished_at=datetime.now(timezone.utc)):
         session.refresh(batch)
-        if batch.status != "cancelled":
+        if batch.status != BatchStatus.CANCELLED:
             raise Conflict(f"batch {batch.id} is already {batch.status}; only pending or running batches can be cancelled")
     session.refresh(batch)
     return batch
@@ -135,7 +150,7 @@ def detail(session: Session, batch: Batch, now: datetime | None = None) -> Batch
         minutes = max((end - _aware(batch.started_at)).total_seconds() / 60.0, 1e-9)
         rate = accepted / minutes
         remaining = max(batch.programs_requested - done, 0)
-        if batch.status not in FINISHED and done > 0:
+        if batch.status not in BATCH_FINISHED and done > 0:
             eta = remaining * (minutes * 60.0) / done
     return BatchDetail(
         **BatchRead.model_validate(batch, from_attributes=True).model_dump(),

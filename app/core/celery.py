@@ -10,9 +10,7 @@ from celery.schedules import crontab
 from kombu import Exchange, Queue
 
 from app.core.config import ExportSettings, Settings, SettingsError
-
-QUEUES = ("teacher", "sandbox", "pipeline")
-NIGHTLY_EXPORTS = "execsynth.pipeline.nightly_exports"
+from app.core.task_names import NIGHTLY_EXPORTS, QUEUES, RESUME_STALLED
 
 
 def broker_transport_options(settings: Settings) -> dict:
@@ -58,18 +56,14 @@ def celery_config(settings: Settings) -> dict:
         task_default_exchange="execsynth",
         task_default_routing_key="pipeline",
         task_queues=[Queue(name, exchange, routing_key=name) for name in QUEUES],
-        task_routes={
-            "execsynth.teacher.*": {"queue": "teacher"},
-            "execsynth.sandbox.*": {"queue": "sandbox"},
-            "execsynth.pipeline.*": {"queue": "pipeline"},
-        },
+        task_routes={f"execsynth.{queue}.*": {"queue": queue} for queue in QUEUES},
         broker_transport_options=broker_transport_options(settings),
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,  # a restarted Redis is waited for, never given up on
         # on a lost broker connection, stop late-ack tasks now: they are redelivered anyway
         worker_cancel_long_running_tasks_on_connection_loss=True,
         beat_schedule={
-            "resume-stalled-batches": {"task": "execsynth.pipeline.resume_stalled", "schedule": settings.worker.resume_every_s},
+            "resume-stalled-batches": {"task": RESUME_STALLED, "schedule": settings.worker.resume_every_s},
             **({"nightly-exports": {"task": NIGHTLY_EXPORTS, "schedule": export_schedule(settings.exports)}}
                if settings.exports.enabled else {}),
         },

@@ -15,13 +15,13 @@ from sqlalchemy.orm import Session
 
 from app.core.config import Settings
 from app.core.errors import DomainError, NotFound
+from app.core.task_names import RUN_EXPORT
 from app.db.models import Export
 from app.exports import repository as repo
 from app.exports.schemas import ExportCreate, ExportDetail, ExportFile, ExportPage, ExportRead
 from app.producer import send_after_commit
 from training.export import ExportSpec, ExportSpecError
 
-RUN_EXPORT = "execsynth.pipeline.run_export"
 
 
 class InvalidExportSpec(DomainError):

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 from sqlalchemy.orm import Session
 
-from app.batches.funnel import funnel_stages
+from app.synthesis.funnel import funnel_stages
 from app.db.models import Program, Sample
 from app.stats import repository as repo
 from app.stats.cache import SnapshotCache

@@ -1,21 +1,31 @@
-"""The rejection funnel, per level, recomputed from rows (so it is exact under redelivery).
+"""The rejection funnel: the one place that knows which stage each status and reason belongs
+to. Counts are always recomputed from rows (exact under redelivery), never incremented.
 
-Program stages: generated -> parsed -> constraint-checked -> deduplicated (kept).
-Sample stages: inputs -> executed ok -> deterministic -> result usable -> accepted.
-Every generated program ends in exactly one of: kept or rejected with one reason.
+Two views of the same classification:
+- `funnel_stages`: teacher calls -> programs -> samples, each with passed / rejected / in
+  progress and rejections by reason (`GET /v1/batches/{id}`, `GET /v1/stats/funnel`, the
+  dashboard, the CLI's progress line);
+- `funnel_by_level`: a stage-by-stage table per level (the CLI's final table):
+  programs generated -> parsed -> constraint-checked -> deduplicated (kept), then samples
+  inputs -> executed ok -> deterministic -> result usable -> accepted.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.batches.schemas import FunnelStage
 from app.db.models import Program, Sample
+from workers.pipeline.lifecycle import ProgramStatus, SampleStatus
 
-TEACHER_OR_PARSE = "teacher_or_parse"
+Counts = Iterable[tuple[str, str | None, int]]  # (status, reject reason, rows)
+
+PASSED = {"programs": ProgramStatus.KEPT, "samples": SampleStatus.ACCEPTED}
 CONSTRAINT_REASONS = {"constraint_mismatch", "constraint_check_failed"}
 EXEC_PREFIX = "exec_"
 RESULT_REASONS = {"result_not_literal", "result_too_large"}
@@ -23,6 +33,29 @@ RESULT_REASONS = {"result_not_literal", "result_too_large"}
 PROGRAM_STAGES = ("generated", "parsed", "constraint_checked", "deduplicated")
 SAMPLE_STAGES = ("inputs", "executed_ok", "deterministic", "result_usable", "accepted")
 STAGES = PROGRAM_STAGES + SAMPLE_STAGES
+
+
+def stage(name: str, rows: Counts) -> FunnelStage:
+    total = passed = rejected = 0
+    reasons: dict[str, int] = {}
+    for status, reason, n in rows:
+        total += n
+        if status == PASSED[name]:
+            passed += n
+        elif status == "rejected":
+            rejected += n
+            key = reason or "unspecified"
+            reasons[key] = reasons.get(key, 0) + n
+    return FunnelStage(stage=name, total=total, passed=passed, rejected=rejected,
+                       in_progress=total - passed - rejected,
+                       reasons=dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))))
+
+
+def funnel_stages(teacher: Mapping[str, Any], programs: Counts, samples: Counts) -> list[FunnelStage]:
+    errors = teacher["total"] - teacher["ok"]
+    calls = FunnelStage(stage="teacher_calls", total=teacher["total"], passed=teacher["ok"], rejected=errors,
+                        reasons={"error": errors} if errors else {})
+    return [calls, stage("programs", programs), stage("samples", samples)]
 
 
 def _program_stage_failed(reason: str | None) -> int:
@@ -37,11 +70,11 @@ def _program_stage_failed(reason: str | None) -> int:
 
 
 def _sample_stage_failed(status: str, reason: str | None) -> int:
-    if status == "accepted":
+    if status == SampleStatus.ACCEPTED:
         return len(SAMPLE_STAGES)
-    if status in ("pending",):
+    if status == SampleStatus.PENDING:
         return 1
-    if status == "executed":
+    if status == SampleStatus.EXECUTED:
         return 4
     if reason and reason.startswith(EXEC_PREFIX):
         return 1
@@ -62,19 +95,19 @@ def funnel_by_level(session: Session, batch_id: int | None = None) -> dict[str, 
         pq = pq.where(Program.batch_id == batch_id)
         sq = sq.where(Sample.batch_id == batch_id)
     for level, status, reason, n in session.execute(pq.group_by(Program.level, Program.status, Program.reject_reason)):
-        failed = _program_stage_failed(reason if status == "rejected" else None)
-        for stage in PROGRAM_STAGES[:failed]:
-            counts[level][stage] += n
+        failed = _program_stage_failed(reason if status == ProgramStatus.REJECTED else None)
+        for name in PROGRAM_STAGES[:failed]:
+            counts[level][name] += n
         if reason:
             reasons[reason] += n
     for level, status, reason, n in session.execute(sq.group_by(Sample.level, Sample.status, Sample.reject_reason)):
         failed = _sample_stage_failed(status, reason)
-        for stage in SAMPLE_STAGES[:failed]:
-            counts[level][stage] += n
+        for name in SAMPLE_STAGES[:failed]:
+            counts[level][name] += n
         if reason:
             reasons[reason] += n
     total = dict.fromkeys(STAGES, 0)
-    for stages in counts.values():
-        for stage, n in stages.items():
-            total[stage] += n
+    for per_stage in counts.values():
+        for name, n in per_stage.items():
+            total[name] += n
     return {"levels": {k: counts[k] for k in sorted(counts)}, "total": total, "reasons": dict(sorted(reasons.items()))}

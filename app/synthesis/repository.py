@@ -13,6 +13,16 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
 from app.db.upsert import insert_ignore
+from workers.pipeline.batch_spec import BatchSpec
+from workers.pipeline.lifecycle import (
+    SAMPLE_IN_FLIGHT,
+    BatchStatus,
+    ProgramStatus,
+    SampleStatus,
+    check_move,
+    sources_of,
+)
+from workers.pipeline.records import ChatRequest, Completion
 
 
 def now() -> datetime:
@@ -69,12 +79,15 @@ def claim_dedup(session: Session, program_id: int, normalized_hash: str) -> bool
 
 
 def reject_program(session: Session, program_id: int, reason: str, detail: str | None = None) -> None:
+    """A kept program turns out unusable (a duplicate, a mutant no input runs)."""
+    check_move(ProgramStatus.KEPT, ProgramStatus.REJECTED)
     session.execute(
-        update(Program).where(Program.id == program_id).values(status="rejected", reject_reason=reason, reject_detail=detail, dedup_key=None)
+        update(Program).where(Program.id == program_id, Program.status == ProgramStatus.KEPT)
+        .values(status=ProgramStatus.REJECTED, reject_reason=reason, reject_detail=detail, dedup_key=None)
     )
 
 
-def programs_in_slots(session: Session, batch_id: int, slots: Sequence[int], status: str | None = "kept", variant: int | None = None) -> list[Program]:
+def programs_in_slots(session: Session, batch_id: int, slots: Sequence[int], status: str | None = ProgramStatus.KEPT, variant: int | None = None) -> list[Program]:
     query = select(Program).where(Program.batch_id == batch_id, Program.slot.in_(list(slots)))
     if status is not None:
         query = query.where(Program.status == status)
@@ -86,7 +99,7 @@ def programs_in_slots(session: Session, batch_id: int, slots: Sequence[int], sta
 def programs_without_samples(session: Session, batch_id: int, slots: Sequence[int]) -> list[Program]:
     has_sample = exists().where(Sample.program_id == Program.id)
     query = select(Program).where(
-        Program.batch_id == batch_id, Program.slot.in_(list(slots)), Program.status == "kept", ~has_sample
+        Program.batch_id == batch_id, Program.slot.in_(list(slots)), Program.status == ProgramStatus.KEPT, ~has_sample
     )
     return list(session.scalars(query.order_by(Program.slot, Program.variant)))
 
@@ -119,52 +132,20 @@ def execution_by_id(session: Session, execution_id: int) -> Execution | None:
     return session.get(Execution, execution_id)
 
 
-def update_sample(session: Session, sample_id: int, **values: Any) -> None:
-    session.execute(update(Sample).where(Sample.id == sample_id).values(**values))
-
-
 def insert_questions(session: Session, rows: Sequence[dict[str, Any]]) -> None:
     insert_ignore(session, Question, rows, ["sample_id", "kind", "position"])
 
 
 def reject_failed_mutants(session: Session, batch_id: int, slots: Sequence[int]) -> None:
     """A mutant is kept only if it executes cleanly on some input."""
-    clean = exists().where(and_(Sample.program_id == Program.id, Sample.status.notin_(["rejected"])))
+    clean = exists().where(and_(Sample.program_id == Program.id, Sample.status != SampleStatus.REJECTED))
     mutant_ids = list(
         session.scalars(
-            select(Program.id).where(Program.batch_id == batch_id, Program.slot.in_(list(slots)), Program.variant > 0, Program.status == "kept", ~clean)
+            select(Program.id).where(Program.batch_id == batch_id, Program.slot.in_(list(slots)), Program.variant > 0, Program.status == ProgramStatus.KEPT, ~clean)
         )
     )
     for program_id in mutant_ids:
         reject_program(session, program_id, "mutant_failed", "no input executed cleanly")
-
-
-def funnel_counts(session: Session, batch_id: int) -> dict[str, Any]:
-    """Counts recomputed from rows (exact under redelivery): programs by status/reason and
-    samples by status/reason."""
-    programs = session.execute(
-        select(Program.variant, Program.status, Program.reject_reason, func.count())
-        .where(Program.batch_id == batch_id)
-        .group_by(Program.variant, Program.status, Program.reject_reason)
-    ).all()
-    samples = session.execute(
-        select(Sample.status, Sample.reject_reason, func.count()).where(Sample.batch_id == batch_id).group_by(Sample.status, Sample.reject_reason)
-    ).all()
-    out: dict[str, Any] = {"programs": {}, "mutants": {}, "samples": {}}
-    for variant, status, reason, n in programs:
-        bucket = out["mutants" if variant > 0 else "programs"]
-        key = status if reason is None else f"{status}:{reason}"
-        bucket[key] = bucket.get(key, 0) + n
-    for status, reason, n in samples:
-        key = status if reason is None else f"{status}:{reason}"
-        out["samples"][key] = out["samples"].get(key, 0) + n
-    return out
-
-
-def store_counters(session: Session, batch_id: int) -> dict[str, Any]:
-    counters = funnel_counts(session, batch_id)
-    session.execute(update(Batch).where(Batch.id == batch_id).values(counters=counters, heartbeat_at=now()))
-    return counters
 
 
 def touch(session: Session, batch_id: int) -> None:
@@ -174,7 +155,7 @@ def touch(session: Session, batch_id: int) -> None:
 
 def stalled_batches(session: Session, before: datetime) -> list[int]:
     query = select(Batch.id).where(
-        Batch.status == "running",
+        Batch.status == BatchStatus.RUNNING,
         func.coalesce(Batch.heartbeat_at, Batch.started_at, Batch.created_at) < before,
     )
     return list(session.scalars(query.order_by(Batch.priority.desc(), Batch.id)))
@@ -182,7 +163,7 @@ def stalled_batches(session: Session, before: datetime) -> list[int]:
 
 def unstarted_batches(session: Session, before: datetime) -> list[int]:
     """Batches still pending that were created before `before`: their start message was lost."""
-    query = select(Batch.id).where(Batch.status == "pending", Batch.created_at < before)
+    query = select(Batch.id).where(Batch.status == BatchStatus.PENDING, Batch.created_at < before)
     return list(session.scalars(query.order_by(Batch.priority.desc(), Batch.id)))
 
 
@@ -190,11 +171,11 @@ def unfinished_slots(session: Session, batch_id: int, programs: int) -> list[int
     """Slots with no program yet, a kept program without inputs, or a sample not final."""
     have = set(session.scalars(select(Program.slot).where(Program.batch_id == batch_id, Program.variant == 0)))
     unsampled = select(Program.slot).where(
-        Program.batch_id == batch_id, Program.status == "kept", ~exists().where(Sample.program_id == Program.id)
+        Program.batch_id == batch_id, Program.status == ProgramStatus.KEPT, ~exists().where(Sample.program_id == Program.id)
     )
     in_flight = (
         select(Program.slot).join(Sample, Sample.program_id == Program.id)
-        .where(Sample.batch_id == batch_id, Sample.status.in_(["pending", "executed"]))
+        .where(Sample.batch_id == batch_id, Sample.status.in_(SAMPLE_IN_FLIGHT))
     )
     stuck = set(session.scalars(unsampled)) | set(session.scalars(in_flight))
     return sorted((set(range(programs)) - have) | stuck)
@@ -203,18 +184,40 @@ def unfinished_slots(session: Session, batch_id: int, programs: int) -> list[int
 def slots_done(session: Session, batch_id: int) -> int:
     """Slots whose programs and samples all reached a final state."""
     unsampled = exists().where(Sample.program_id == Program.id)
-    in_flight = exists().where(and_(Sample.program_id == Program.id, Sample.status.in_(["pending", "executed"])))
+    in_flight = exists().where(and_(Sample.program_id == Program.id, Sample.status.in_(SAMPLE_IN_FLIGHT)))
     started = select(func.count(func.distinct(Program.slot))).where(Program.batch_id == batch_id, Program.variant == 0)
     unfinished = select(func.count(func.distinct(Program.slot))).where(
         Program.batch_id == batch_id,
-        ((Program.status == "kept") & ~unsampled) | in_flight,
+        ((Program.status == ProgramStatus.KEPT) & ~unsampled) | in_flight,
     )
     return session.scalar(started) - session.scalar(unfinished)
 
 
-def set_batch_status(session: Session, batch_id: int, status: str, only_from: Sequence[str] | None = None, **values: Any) -> bool:
-    stmt = update(Batch).where(Batch.id == batch_id)
-    if only_from:
-        stmt = stmt.where(Batch.status.in_(list(only_from)))
-    result = session.execute(stmt.values(status=status, **values))
-    return result.rowcount > 0
+def move_batch(session: Session, batch_id: int, status: BatchStatus, **values: Any) -> bool:
+    """Move the batch to `status` if the lifecycle allows it from the status it is in now
+    (one guarded UPDATE, so two writers racing cannot both move it); False if it did not move."""
+    stmt = update(Batch).where(Batch.id == batch_id, Batch.status.in_(sources_of(status)))
+    return session.execute(stmt.values(status=status, **values)).rowcount > 0
+
+
+def move_sample(session: Session, sample_id: int, source: SampleStatus, target: SampleStatus, **values: Any) -> bool:
+    """Move one sample from `source` to `target` (the stage that owns `source` calls this)."""
+    check_move(source, target)
+    stmt = update(Sample).where(Sample.id == sample_id, Sample.status == source)
+    return session.execute(stmt.values(status=target, **values)).rowcount > 0
+
+
+def batch_over_budget(session: Session, batch_id: int, spec: BatchSpec) -> bool:
+    batch = get_batch(session, batch_id)
+    return spec.over_budget(batch.prompt_tokens + batch.completion_tokens, batch.cost_usd)
+
+
+def teacher_call_row(request: ChatRequest, completion: Completion, teacher: str, template: str | None) -> dict[str, Any]:
+    return {
+        "request_key": request.key, "purpose": request.purpose, "teacher": teacher, "model": completion.model,
+        "prompt": list(request.messages), "prompt_template": template,
+        "params": {"n": request.n, "temperature": request.temperature, "top_p": request.top_p, "seed": request.seed},
+        "raw_completion": list(completion.texts), "status": completion.status, "error": completion.error,
+        "prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
+        "latency_ms": completion.latency_ms, "cost_usd": completion.cost_usd, "attempts": completion.attempts,
+    }

@@ -9,13 +9,8 @@ from dataclasses import replace
 
 import typer
 
-from app.db import migrate
-from app.db.session import session_scope
-from app.synthesis.batches import create_batch
 from execsynth.commands.common import console, fail, load_settings
-from execsynth.commands.synth import build_spec, print_funnel, run_batch, validate_spec
-
-LEVELS = ["C1", "C2", "C3", "C4", "C5", "C6"]
+from execsynth.commands.synth import print_funnel, run_batch, spec_from_options, start_batch
 # the reference's split sizes add up to about this many samples (METHOD.md section 4)
 REFERENCE_TOTAL = 63_500
 
@@ -44,12 +39,8 @@ def register(root: typer.Typer) -> None:
         from execsynth.commands.export import run_recorded
 
         settings = load_settings()
-        spec = build_spec(LEVELS, None, None, programs, 3, False, None, None, 10, True)
-        validate_spec(spec, seed, "builtin", settings)
-        if settings.database_url.startswith("sqlite"):
-            migrate.upgrade(settings.database_url)
-        with session_scope(settings.database_url) as session:
-            batch_id = create_batch(session, spec, seed, "builtin", status="running").id
+        spec = spec_from_options(programs=programs, seed=seed, teacher="builtin")  # every level, the spec's defaults
+        batch_id = start_batch(settings, spec)
         console.rule(f"[bold]batch {batch_id}: {programs} programs over C1-C6, builtin teacher, seed {seed}")
         funnel = run_batch(settings, batch_id, programs, chunk_size=64)
         print_funnel(funnel)

@@ -8,7 +8,6 @@ by reason go to stderr. It calls the same pure stage functions as the batch runn
 from __future__ import annotations
 
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any, Optional
@@ -19,11 +18,11 @@ from workers.pipeline.constraints import (
     LEVELS, CatalogError, LevelError, SelectionError, filter_entries, knobs_to_dict, load_catalog,
     select,
 )
-from training.normalize import normalized_hash
-from workers.pipeline.parsing import ParsedProgram, parse_completion
-from workers.pipeline.prompts import TEMPLATE_VERSION, build_generation_messages
-from workers.pipeline.records import ChatRequest, Constraint
-from workers.pipeline.static_check import StaticCheckError, measure_structure
+from workers.pipeline.lifecycle import ProgramStatus
+from workers.pipeline.prompts import TEMPLATE_VERSION
+from workers.pipeline.provenance import program_provenance
+from workers.pipeline.records import Completion, Constraint
+from workers.pipeline.stages.generate import generation_request, judge_completion
 from workers.pipeline.teachers.base import Teacher, complete_all_sync
 
 constraints_app = typer.Typer(help="The constraint grid (types x methods x levels).",
@@ -94,26 +93,21 @@ def _teacher(name: str, spec_text: Optional[str], catalog: Optional[Path]) -> Te
     raise AssertionError("unreachable")
 
 
-def process_completion(cell: Constraint, text: str, on_mismatch: str,
+def process_completion(cell: Constraint, completion: Completion, on_mismatch: str,
                        seen: set[str]) -> tuple[dict[str, Any] | None, str | None, str]:
-    """(record, None, detail) for a kept program, (None, reason, detail) for a rejection."""
-    parsed = parse_completion(text)
-    if not isinstance(parsed, ParsedProgram):
-        return None, parsed.reason, parsed.detail
-    try:
-        measured = measure_structure(parsed.code, parsed.entry_point, cell)
-    except StaticCheckError as exc:
-        return None, "constraint_check_failed", str(exc)
-    if not measured.matches and on_mismatch == "reject":
-        return None, "constraint_mismatch", ",".join(measured.mismatches)
-    digest = normalized_hash(parsed.code)
+    """(record, None, "") for a kept program, (None, reason, detail) for a rejection: the
+    batch's `generate` stage verdict, then dedup within this run."""
+    verdict = judge_completion(cell, completion, on_mismatch)
+    if verdict.status != ProgramStatus.KEPT:
+        return None, verdict.reason, verdict.detail or ""
+    digest = verdict.normalized_hash
     if digest in seen:
         return None, "duplicate", digest
     seen.add(digest)
     record = {"constraint": {"type": cell.type, "method": cell.method, "level": cell.level,
                              "knobs": knobs_to_dict(cell.knobs)},
-              "measured": measured.to_dict(), "code": parsed.code,
-              "entry_point": parsed.entry_point, "args": parsed.args, "normalized_hash": digest}
+              "measured": verdict.measured, "code": verdict.code,
+              "entry_point": verdict.entry_point, "args": verdict.args, "normalized_hash": digest}
     return record, None, ""
 
 
@@ -140,10 +134,7 @@ def generate(
     except (CatalogError, SelectionError, LevelError) as exc:
         _err(str(exc))
     client = _teacher(teacher, teacher_spec, catalog)
-    requests = [ChatRequest(key=f"cli:{seed}/slot:{i}/generate",
-                            messages=build_generation_messages(cell, seed), purpose="generate",
-                            seed=seed, constraint=cell, context={"index": i})
-                for i, cell in enumerate(cells)]
+    requests = [generation_request(f"cli:{seed}/slot:{i}/generate", cell, seed, i) for i, cell in enumerate(cells)]
     completions = complete_all_sync(client, requests)
     reasons: Counter[str] = Counter()
     seen: set[str] = set()
@@ -152,10 +143,7 @@ def generate(
     with out.open("w", encoding="utf-8") as sink:
         for i, (cell, request, completion) in enumerate(zip(cells, requests, completions)):
             text = completion.texts[0] if completion.status == "ok" and completion.texts else None
-            if text is None:
-                record, reason, detail = None, "teacher_error", completion.error or "no text"
-            else:
-                record, reason, detail = process_completion(cell, text, on_mismatch, seen)
+            record, reason, detail = process_completion(cell, completion, on_mismatch, seen)
             if record is None:
                 reasons[reason or "unknown"] += 1
                 if rejects:
@@ -164,8 +152,8 @@ def generate(
                 continue
             kept += 1
             record = {"id": f"s{seed}-{i:06d}", **record, "prompt": list(request.messages),
-                      "prompt_template": TEMPLATE_VERSION, "teacher": client.name,
-                      "model": completion.model, "python": sys.version.split()[0]}
+                      "provenance": program_provenance(seed, teacher=client.name, model=completion.model,
+                                                       prompt_template=TEMPLATE_VERSION)}
             sink.write(json.dumps(record) + "\n")
     if rejects:
         rejects.close()

@@ -13,65 +13,75 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from app.batches import repository as batch_queries
+from app.batches.service import InvalidSpec, start_in_process
 from app.core.config import Settings
 from app.db import migrate
+from app.db.models import Sample
 from app.db.session import session_scope
-from app.synthesis.batches import create_batch
-from app.synthesis.funnel import STAGES, funnel_by_level
 from app.synthesis import repository as repo
+from app.synthesis.funnel import STAGES, funnel_by_level, stage
 from execsynth.commands.common import console, fail, load_settings
-
+from workers.pipeline.batch_spec import BatchSpec
+from workers.pipeline.lifecycle import BATCH_ACTIVE, BatchStatus
 
 IN_FLIGHT = 3  # chunks at once (bench/pipeline.py on 2 cores: 2 -> 4,285/min, 3 -> 4,624-4,798, 4 -> 4,249)
 
 
-def _csv(value: str | None) -> list[str] | None:
-    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+def csv_list(value: str | None) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else []
 
 
-def build_spec(levels, types, methods, programs, inputs_per_program, mutation, solver, keep_band, k, llm_mutation) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "programs": programs, "levels": levels, "inputs_per_program": inputs_per_program,
-        "mutation": mutation, "llm_mutation": llm_mutation,
-        "difficulty": {"mode": "solver" if solver else "features", "k": k},
-    }
-    if types:
-        spec["types"] = types
-    if methods:
-        spec["methods"] = methods
-    if solver:
-        spec["difficulty"]["solver"] = solver
-    if keep_band:
-        spec["difficulty"]["keep_band"] = keep_band
-    return spec
+def spec_from_options(**options: Any) -> BatchSpec:
+    """The CLI's options as a BatchSpec (options left at None take the spec's defaults), or a
+    one-line error naming what is wrong."""
+    from pydantic import ValidationError
 
-
-def validate_spec(spec: dict[str, Any], seed: int, teacher: str, settings: Settings) -> None:
-    """Fail before writing anything: unknown levels/types/methods/teachers, bad counts."""
-    from workers.pipeline.constraints import LevelError, SelectionError, load_catalog
-    from workers.pipeline.plan import BatchPlan
-    from workers.runner.plan import batch_constraints
-
-    for name in filter(None, (teacher, spec["difficulty"].get("solver"))):
-        if name != "builtin" and name not in settings.teachers:
-            fail(f"unknown teacher {name!r}; configured: builtin{''.join(', ' + t for t in sorted(settings.teachers))}", 2)
+    difficulty = {k: options.pop(k) for k in ("mode", "solver", "keep_band", "k") if options.get(k) is not None}
+    if difficulty.get("solver"):
+        difficulty.setdefault("mode", "solver")
+    if difficulty:
+        options["difficulty"] = difficulty
     try:
-        batch_constraints(load_catalog(), BatchPlan.from_spec(spec, seed))
-    except (SelectionError, LevelError, ValueError) as exc:
+        return BatchSpec(**{k: v for k, v in options.items() if v is not None})
+    except ValidationError as exc:
+        problems = "; ".join(_problem(e) for e in exc.errors())
+        fail(problems, 2)
+        raise AssertionError("unreachable") from None
+
+
+def _problem(error: dict) -> str:
+    where = ".".join(str(part) for part in error["loc"]) or "spec"
+    given = error.get("input")
+    shown = f" (got {given!r})" if isinstance(given, (str, int, float)) and not isinstance(given, bool) else ""
+    return f"{where}: {error['msg']}{shown}"
+
+
+def start_batch(settings: Settings, spec: BatchSpec) -> int:
+    """Validate the spec against this deployment, migrate an embedded store, and write the
+    batch as running (this process runs it): the same checks and row as a POST."""
+    if settings.database_url.startswith("sqlite"):
+        migrate.upgrade(settings.database_url)
+    try:
+        with session_scope(settings.database_url) as session:
+            return start_in_process(session, settings, spec).id
+    except InvalidSpec as exc:
         fail(str(exc), 2)
+        raise AssertionError("unreachable") from None
 
 
 def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int, show_progress: bool = True) -> dict[str, Any]:
     from workers.runner.deps import close_all, stage_deps
-    from workers.runner.stages import STAGES as STAGE_FUNCS
+    from workers.runner.stages import RUNNERS
 
     scope = lambda: session_scope(settings.database_url)  # noqa: E731
     deps = stage_deps(settings)
     started = time.monotonic()
     columns = (TextColumn("[bold]synth"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[funnel]}"), TimeElapsedColumn(), TimeRemainingColumn())
+
     def run_chunk(slots: list[int]) -> int:
-        for stage in STAGE_FUNCS.values():
-            stage(scope, deps, batch_id, slots)
+        for runner in RUNNERS.values():
+            runner(scope, deps, batch_id, slots)
         return len(slots)
 
     chunks = [list(range(start, min(programs, start + chunk_size))) for start in range(0, programs, chunk_size)]
@@ -88,22 +98,17 @@ def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int,
                     for future in done:
                         progress.advance(task, future.result())
                     with scope() as session:
-                        counters = repo.funnel_counts(session, batch_id)
+                        samples = stage("samples", batch_queries.status_counts(session, Sample, batch_id))
                         status = repo.batch_status(session, batch_id)
-                    samples = counters["samples"]
-                    accepted = samples.get("accepted", 0)
-                    rejected = sum(n for key, n in samples.items() if key.startswith("rejected"))
-                    progress.update(task, funnel=f"accepted {accepted}  rejected {rejected}")
-                    if status not in ("pending", "running"):
+                    progress.update(task, funnel=f"accepted {samples.passed}  rejected {samples.rejected}")
+                    if status not in BATCH_ACTIVE:
                         continue  # cancelled or out of budget: let in-flight chunks end, start none
                     for chunk in itertools.islice(queued, len(done)):
                         pending.add(pool.submit(run_chunk, chunk))
     finally:
         close_all()
     with scope() as session:
-        repo.store_counters(session, batch_id)
-        if repo.batch_status(session, batch_id) in ("pending", "running"):
-            repo.set_batch_status(session, batch_id, "completed", finished_at=repo.now())
+        repo.move_batch(session, batch_id, BatchStatus.COMPLETED, finished_at=repo.now())
         funnel = funnel_by_level(session, batch_id)
         funnel["status"] = repo.batch_status(session, batch_id)
     funnel["seconds"] = round(time.monotonic() - started, 2)
@@ -114,7 +119,6 @@ def estimator_report(settings: Settings, batch_id: int) -> dict[str, Any] | None
     """How well the feature estimator agrees with the solver, on samples that have both."""
     from sqlalchemy import select
 
-    from app.db.models import Sample
     from workers.pipeline.difficulty import estimator_fit
 
     with session_scope(settings.database_url) as session:
@@ -135,8 +139,8 @@ def print_funnel(funnel: dict[str, Any]) -> None:
     for level in levels:
         table.add_column(level, justify="right")
     table.add_column("total", justify="right", style="bold")
-    for stage in STAGES:
-        table.add_row(stage.replace("_", " "), *(str(funnel["levels"][lv][stage]) for lv in levels), str(funnel["total"][stage]))
+    for name in STAGES:
+        table.add_row(name.replace("_", " "), *(str(funnel["levels"][lv][name]) for lv in levels), str(funnel["total"][name]))
     console.print(table)
     if funnel["reasons"]:
         reasons = Table(title="rejections by reason", title_justify="left")
@@ -150,40 +154,46 @@ def print_funnel(funnel: dict[str, Any]) -> None:
 def register(root: typer.Typer) -> None:
     @root.command()
     def synth(
-        programs: int = typer.Option(..., "--programs", "-n", min=1, max=10_000_000, help="programs to generate"),
+        programs: int = typer.Option(..., "--programs", "-n", min=1, max=1_000_000, help="programs to generate"),
         seed: int = typer.Option(0, "--seed", min=0, help="every item is a function of (seed, stage, index)"),
-        levels: str = typer.Option("C1,C2,C3,C4,C5,C6", "--levels", help="comma-separated levels C1..C6"),
+        levels: str = typer.Option(None, "--levels", help="comma-separated levels C1..C6 (default: all six)"),
         types: str = typer.Option(None, "--types", help="comma-separated types (default: all)"),
         methods: str = typer.Option(None, "--methods", help="comma-separated methods (default: all)"),
-        inputs_per_program: int = typer.Option(3, "--inputs-per-program", "-k", min=1, max=50),
-        teacher: str = typer.Option(None, "--teacher", help="builtin or a configured teacher name"),
+        inputs_per_program: int = typer.Option(None, "--inputs-per-program", "-k", help="inputs per program (default: 3)"),
+        teacher: str = typer.Option(None, "--teacher", help="builtin or a configured teacher name (default: EXECSYNTH_DEFAULT_TEACHER)"),
         solver: str = typer.Option(None, "--solver", help="configured teacher used as the student for pass@k"),
-        k: int = typer.Option(10, "--solver-k", min=1, max=100, help="solver predictions per sample"),
+        k: int = typer.Option(None, "--solver-k", help="solver predictions per sample (default: 10)"),
         keep_band: str = typer.Option(None, "--keep-band", help="LO,HI in [0,1]: keep samples whose solve rate (solver passes/k, or the feature estimate) lies in the band; default: 0,0.3 with a solver, none without"),
-        mutation: bool = typer.Option(False, "--mutation/--no-mutation", help="also keep AST mutants of each program"),
-        llm_mutation: bool = typer.Option(True, "--llm-mutation/--no-llm-mutation", help="ask the teacher for one rewritten input per program"),
+        require_teacher_solves: bool = typer.Option(None, "--require-teacher-solves/--no-require-teacher-solves", help="keep a sample only when the teacher solves it once (default: off)"),
+        mutation: bool = typer.Option(None, "--mutation/--no-mutation", help="also keep AST mutants of each program (default: off)"),
+        mutants_per_program: int = typer.Option(None, "--mutants-per-program", help="AST mutants per program (default: 1)"),
+        llm_mutation: bool = typer.Option(None, "--llm-mutation/--no-llm-mutation", help="ask the teacher for one rewritten input per program (default: on)"),
+        on_mismatch: str = typer.Option(None, "--on-mismatch", help="reject | relabel programs whose structure differs from the request (default: reject)"),
+        max_tokens: int = typer.Option(None, "--max-tokens", help="stop generating once the batch used this many teacher tokens"),
+        max_cost_usd: float = typer.Option(None, "--max-cost-usd", help="stop generating once the batch cost this much"),
         chunk_size: int = typer.Option(64, "--chunk-size", min=1, max=10_000),
         quiet: bool = typer.Option(False, "--quiet", help="no progress bar"),
     ) -> None:
         """Generate, verify and store one batch in this process; prints the funnel per level."""
         settings = load_settings()
-        teacher_name = teacher or settings.default_teacher
         band = None
         if keep_band:
             try:
-                lo, hi = (float(x) for x in keep_band.split(","))
+                band = tuple(float(x) for x in keep_band.split(","))
             except ValueError:
                 fail("--keep-band must be two numbers LO,HI", 2)
-            if not 0.0 <= lo <= hi <= 1.0:
-                fail("--keep-band: need 0 <= LO <= HI <= 1", 2)
-            band = [lo, hi]
-        spec = build_spec(_csv(levels) or [], _csv(types), _csv(methods), programs, inputs_per_program, mutation, solver, band, k, llm_mutation)
-        validate_spec(spec, seed, teacher_name, settings)
-        if settings.database_url.startswith("sqlite"):
-            migrate.upgrade(settings.database_url)
-        with session_scope(settings.database_url) as session:
-            batch_id = create_batch(session, spec, seed, teacher_name, status="running").id
-        console.print(f"batch {batch_id}: {programs} programs, levels {','.join(spec['levels'])}, teacher {teacher_name}, seed {seed}")
+        budget = {k: v for k, v in (("max_tokens", max_tokens), ("max_cost_usd", max_cost_usd)) if v is not None}
+        spec = spec_from_options(
+            programs=programs, seed=seed, levels=csv_list(levels) or None, types=csv_list(types), methods=csv_list(methods),
+            inputs_per_program=inputs_per_program, teacher=teacher, solver=solver, k=k, keep_band=band,
+            mutation=mutation, mutants_per_program=mutants_per_program, llm_mutation=llm_mutation,
+            on_mismatch=on_mismatch, budget=budget or None,
+        )
+        if require_teacher_solves is not None:
+            spec = spec.model_copy(update={"difficulty": spec.difficulty.model_copy(update={"require_teacher_solves": require_teacher_solves})})
+        batch_id = start_batch(settings, spec)
+        teacher_name = spec.teacher or settings.default_teacher
+        console.print(f"batch {batch_id}: {programs} programs, levels {','.join(spec.level_names)}, teacher {teacher_name}, seed {seed}")
         funnel = run_batch(settings, batch_id, programs, chunk_size, show_progress=not quiet)
         print_funnel(funnel)
         fit = estimator_report(settings, batch_id)

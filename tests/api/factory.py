@@ -13,7 +13,7 @@ def make_batch(url: str, status: str = "running", programs_requested: int = 10, 
     now = datetime.now(timezone.utc)
     with session_scope(url) as session:
         batch = Batch(spec={"levels": ["C1"], "programs": programs_requested}, seed=1, status=status,
-                      programs_requested=programs_requested, counters={},
+                      programs_requested=programs_requested,
                       started_at=None if started_minutes_ago is None else now - timedelta(minutes=started_minutes_ago))
         session.add(batch)
         session.flush()

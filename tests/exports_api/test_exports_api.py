@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from app.db.models import Export, Sample
 from app.exports import runner
-from app.exports.service import RUN_EXPORT
+from app.core.task_names import RUN_EXPORT
 from training.export import ExportSpec
 
 ALL = {"format": "verl", "splits": [{"name": "all", "tasks": [{"task_type": "io"}]}], "seed": 3}

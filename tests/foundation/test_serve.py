@@ -45,7 +45,8 @@ def test_serve_with_no_configuration_is_ready_and_runs_a_worker(tmp_path: Path) 
 
         # the embedded worker consumes from the embedded broker
         from app.core.config import Settings
-        from app.producer import PING, send_now
+        from app.core.task_names import PING
+        from app.producer import send_now
 
         settings = Settings(data_dir=tmp_path / "execsynth-data")
         token = uuid.uuid4().hex

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.main import create_app
-from app.producer import PING, send_now
+from app.core.task_names import PING
+from app.producer import send_now
 from tests.support import WorkerProcess, service_env, wait_for
 
 

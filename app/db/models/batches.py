@@ -17,14 +17,12 @@ class Batch(Base):
     id: Mapped[int] = id_column()
     spec: Mapped[dict[str, Any]]
     seed: Mapped[int] = mapped_column(BigId)
-    # pending -> running -> completed | cancelled | failed | budget_exhausted
+    # workers.pipeline.lifecycle.BatchStatus (rows are always written with an explicit status)
     status: Mapped[str] = mapped_column(String(24), default="pending")
     priority: Mapped[int] = mapped_column(Integer, default=5)
     teacher: Mapped[str] = mapped_column(String(64), default="builtin")
     idempotency_key: Mapped[str | None] = mapped_column(String(128), unique=True)
     api_key_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id", ondelete="SET NULL"))
-    # per-stage counters, kept exact by recomputing from rows (never incremented blindly)
-    counters: Mapped[dict[str, Any]] = mapped_column(default=dict)
     programs_requested: Mapped[int] = mapped_column(Integer, default=0)
     prompt_tokens: Mapped[int] = mapped_column(BigId, default=0)
     completion_tokens: Mapped[int] = mapped_column(BigId, default=0)

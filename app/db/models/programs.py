@@ -35,7 +35,7 @@ class Program(Base):
     # equals normalized_hash while the program is kept, NULL otherwise: a unique column that
     # makes "one kept program per normalized hash" hold across concurrent workers.
     dedup_key: Mapped[str | None] = mapped_column(String(64), unique=True)
-    status: Mapped[str] = mapped_column(String(16))  # kept | rejected
+    status: Mapped[str] = mapped_column(String(16))  # workers.pipeline.lifecycle.ProgramStatus
     reject_reason: Mapped[str | None] = mapped_column(String(64))
     reject_detail: Mapped[str | None] = mapped_column(Text)
     provenance: Mapped[dict[str, Any]] = mapped_column(default=dict)

@@ -22,7 +22,7 @@ class Sample(Base):
     args_source: Mapped[str] = mapped_column(Text)  # exact text between the call's parentheses
     input_index: Mapped[int] = mapped_column(Integer)
     input_origin: Mapped[str] = mapped_column(String(24))
-    status: Mapped[str] = mapped_column(String(16))  # pending -> executed -> accepted | rejected
+    status: Mapped[str] = mapped_column(String(16))  # workers.pipeline.lifecycle.SampleStatus
     reject_reason: Mapped[str | None] = mapped_column(String(64))
     reject_detail: Mapped[str | None] = mapped_column(Text)
     # denormalized from the program so the dashboard aggregates need no join

@@ -6,7 +6,7 @@ import ast
 
 from sandbox import Sandbox
 from workers.pipeline.difficulty import compute_features, difficulty_score, estimator_fit, level_from_pass_rate, level_from_score
-from workers.pipeline.execution import ExecItem, ExecPolicy, execute_items
+from workers.pipeline.stages.execute import ExecItem, ExecPolicy, execute
 from workers.pipeline.mutation import mutate_program
 
 PROGRAM = """def f(s, k):
@@ -36,17 +36,17 @@ def test_mutants_change_behaviour_when_they_run() -> None:
     mutants = mutate_program(PROGRAM, seed=1, count=6)
     items = [ExecItem("parent", PROGRAM, "f", "'abcdefgh', 2")] + [ExecItem(str(i), m.code, "f", "'abcdefgh', 2") for i, m in enumerate(mutants)]
     with Sandbox(isolation="namespaces", workers=2) as sb:
-        outcomes = execute_items(sb, items, ExecPolicy())
-    parent = outcomes[0].primary.result["repr"]
+        outcomes = execute(sb, items, ExecPolicy())
+    parent = outcomes[0].runs[0].result["repr"]
     assert parent == "'bcDE'"
-    changed = [o for o in outcomes[1:] if o.verdict == "kept" and o.primary.result["repr"] != parent]
+    changed = [o for o in outcomes[1:] if o.verdict == "kept" and o.runs[0].result["repr"] != parent]
     assert len(changed) >= len(mutants) // 2
 
 
 def test_features_from_a_real_trace() -> None:
     with Sandbox(isolation="namespaces", workers=1) as sb:
-        (outcome,) = execute_items(sb, [ExecItem("k", PROGRAM, "f", "'abcdefgh', 2")], ExecPolicy())
-    run = outcome.primary
+        (outcome,) = execute(sb, [ExecItem("k", PROGRAM, "f", "'abcdefgh', 2")], ExecPolicy())
+    run = outcome.runs[0]
     feats = compute_features(PROGRAM, "f", run.trace, run.result["repr"])
     assert feats.loop_iterations == 5  # 4 iterations + the exhausted check of the for header
     assert feats.branch_decisions == 4
@@ -68,7 +68,7 @@ def test_levels_from_pass_rate_and_score_are_monotone() -> None:
 def test_score_grows_with_structure() -> None:
     simple = "def f(s):\n    return s.upper()\n"
     with Sandbox(isolation="namespaces", workers=1) as sb:
-        a, b = execute_items(sb, [ExecItem("a", simple, "f", "'ab'"), ExecItem("b", PROGRAM, "f", "'abcdefgh', 2")], ExecPolicy())
-    sa = difficulty_score(compute_features(simple, "f", a.primary.trace, a.primary.result["repr"]))
-    sb_ = difficulty_score(compute_features(PROGRAM, "f", b.primary.trace, b.primary.result["repr"]))
+        a, b = execute(sb, [ExecItem("a", simple, "f", "'ab'"), ExecItem("b", PROGRAM, "f", "'abcdefgh', 2")], ExecPolicy())
+    sa = difficulty_score(compute_features(simple, "f", a.runs[0].trace, a.runs[0].result["repr"]))
+    sb_ = difficulty_score(compute_features(PROGRAM, "f", b.runs[0].trace, b.runs[0].result["repr"]))
     assert sb_ > sa

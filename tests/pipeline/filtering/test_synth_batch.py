@@ -55,14 +55,16 @@ def test_every_program_and_sample_ends_in_exactly_one_final_state(batch_dir: Pat
         assert mutants and all(m.parent_id is not None and s.get(Program, m.parent_id).slot == m.slot for m in mutants)
 
 
-def test_funnel_in_counters_matches_rows(batch_dir: Path) -> None:
+def test_funnel_matches_rows(batch_dir: Path) -> None:
+    from app.synthesis.funnel import funnel_by_level
+
     with _session(batch_dir) as s:
-        counters = s.get(Batch, 1).counters
+        funnel = funnel_by_level(s, 1)
         programs = s.scalar(select(func.count()).where(Program.variant == 0))
-        assert sum(counters["programs"].values()) == programs == 24
-        samples = s.scalar(select(func.count()).select_from(Sample))
-        assert sum(counters["samples"].values()) == samples
-        assert counters["samples"].get("accepted", 0) == s.scalar(select(func.count()).where(Sample.status == "accepted"))
+        assert funnel["total"]["generated"] == programs == 24
+        assert funnel["total"]["inputs"] == s.scalar(select(func.count()).select_from(Sample))
+        assert funnel["total"]["accepted"] == s.scalar(select(func.count()).where(Sample.status == "accepted"))
+        assert sum(funnel["levels"][lv]["generated"] for lv in funnel["levels"]) == 24
 
 
 def test_accepted_samples_have_questions_and_features(batch_dir: Path) -> None:
@@ -94,7 +96,7 @@ def test_same_seed_gives_the_same_data(batch_dir: Path, tmp_path: Path) -> None:
         (["--programs", "5", "--levels", "C9"], "C9"),
         (["--programs", "5", "--types", "complex"], "complex"),
         (["--programs", "5", "--teacher", "nope"], "unknown teacher 'nope'"),
-        (["--programs", "5", "--keep-band", "0.5,0.1"], "keep-band"),
+        (["--programs", "5", "--keep-band", "0.5,0.1"], "keep_band"),
     ],
 )
 def test_bad_input_is_a_clear_error_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:

@@ -14,7 +14,7 @@ from workers.pipeline.builtin import generate_program
 from workers.pipeline.constraints import load_catalog, select
 from workers.pipeline.inputs import parse_literal_args
 from workers.pipeline.parsing import ParsedProgram, parse_completion
-from workers.pipeline.records import ChatRequest, Constraint, Knobs
+from workers.pipeline.records import ChatRequest, Completion, Constraint, Knobs
 from workers.pipeline.teachers.base import Teacher, complete_all_sync
 from workers.pipeline.teachers.builtin import BuiltinTeacher
 
@@ -109,8 +109,9 @@ def test_generate_writes_jsonl_and_counts_rejections(tmp_path: Path) -> None:
     assert len(lines) == 12 and "kept 12 of 12 programs" in result.output
     first = lines[0]
     assert set(first) >= {"id", "constraint", "measured", "code", "entry_point", "args",
-                          "prompt", "prompt_template", "normalized_hash"}
+                          "prompt", "provenance", "normalized_hash"}
     assert first["constraint"]["level"] == "C1" and first["measured"]["matches"] is True
+    assert first["provenance"]["teacher"] == "builtin" and first["provenance"]["seed"] == 5
     assert "print(" not in first["code"]
     assert {l["constraint"]["method"] for l in lines} == {"split", "add", "|="}
     assert runner.invoke(app, args).exit_code == 0
@@ -119,16 +120,21 @@ def test_generate_writes_jsonl_and_counts_rejections(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "unknown level" in bad.output
 
 
+def _answer(text: str) -> Completion:
+    return Completion("k", (text,), "m", "ok")
+
+
 def test_rejection_reasons_of_the_generate_stage() -> None:
     cell = Constraint("str", "upper", "C1", Knobs())
     seen: set[str] = set()
+    assert process_completion(cell, Completion("k", (), "m", "error", "HTTP 500"), "reject", seen)[1:] == ("teacher_error", "HTTP 500")
     good = "```python\ndef f(s):\n    return s.upper().upper()\nprint(f('a'))\n```"
-    record, reason, _ = process_completion(cell, good, "reject", seen)
+    record, reason, _ = process_completion(cell, _answer(good), "reject", seen)
     assert record is not None and reason is None and record["args"] == "'a'"
     renamed = "```python\ndef g(t):\n    return t.upper().upper()\nprint(g('b'))\n```"
-    assert process_completion(cell, renamed, "reject", seen)[1] == "duplicate"
+    assert process_completion(cell, _answer(renamed), "reject", seen)[1] == "duplicate"
     flat = "```python\ndef f(s):\n    return s.upper()\nprint(f('a'))\n```"
-    assert process_completion(cell, flat, "reject", seen)[1:] == ("constraint_mismatch", "nested_calls")
-    kept, _, _ = process_completion(cell, flat, "relabel", seen)
+    assert process_completion(cell, _answer(flat), "reject", seen)[1:] == ("constraint_mismatch", "nested_calls")
+    kept, _, _ = process_completion(cell, _answer(flat), "relabel", seen)
     assert kept is not None and kept["measured"]["mismatches"] == ["nested_calls"]
-    assert process_completion(cell, "no code", "reject", seen)[1] == "no_code_block"
+    assert process_completion(cell, _answer("no code"), "reject", seen)[1] == "no_code_block"

@@ -1,5 +1,8 @@
-"""Execution filter: run each (program, input) in the sandbox under two hash seeds, with the
+"""Stage `execute`: run each (program, input) in the sandbox under two hash seeds, with the
 trace, and decide kept / rejected (with a reason) / error.
+
+The sandbox's limits (timeout, memory, trace steps) are the runner's own, built from the
+deployment's settings (`EXECSYNTH_SANDBOX__*`); jobs carry none of their own.
 
 `sandbox_error` is an infrastructure failure, never a verdict on the program: such items come
 back as `error` so the caller retries them instead of storing a rejection.
@@ -11,14 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sandbox import Job, Limits, RunResult, literal_from_typed
-
-REJECT_REASONS = (
-    "exec_exception", "exec_timeout", "exec_memory_limit", "exec_output_limit",
-    "exec_trace_limit", "exec_killed", "hash_order_dependent", "result_not_literal",
-    "result_too_large",
-)
-
+from sandbox import Job, RunResult, literal_from_typed
 
 class Runner(Protocol):
     def run_pairs(self, pairs: Sequence[tuple[Job, Job]]) -> list[tuple[RunResult, RunResult, bool]]: ...
@@ -28,12 +24,6 @@ class Runner(Protocol):
 class ExecPolicy:
     hash_seeds: tuple[int, int] = (0, 1_000_003)
     max_result_chars: int = 1000
-    max_trace_steps: int = 5000
-    timeout_s: float = 5.0
-    memory_mb: int = 512
-
-    def limits(self) -> Limits:
-        return Limits(timeout_s=self.timeout_s, memory_mb=self.memory_mb, trace_steps=self.max_trace_steps)
 
 
 @dataclass(frozen=True)
@@ -51,10 +41,6 @@ class ExecOutcome:
     reason: str | None = None
     detail: str | None = None
     runs: tuple[RunResult, ...] = field(default_factory=tuple)
-
-    @property
-    def primary(self) -> RunResult | None:
-        return self.runs[0] if self.runs else None
 
 
 def _comparable(run: RunResult) -> tuple[Any, ...]:
@@ -89,15 +75,14 @@ def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolic
     return ExecOutcome(item.key, "kept", runs=runs)
 
 
-def execute_items(runner: Runner, items: Sequence[ExecItem], policy: ExecPolicy) -> list[ExecOutcome]:
+def execute(runner: Runner, items: Sequence[ExecItem], policy: ExecPolicy) -> list[ExecOutcome]:
     """Both seeds of every item go to the sandbox pool in one call (all cores busy); the
     sandbox compares each pair's raw outcomes, so an identical second run (and its trace)
-    is not decoded twice."""
-    limits = policy.limits()
+    is not decoded twice. The runs get the runner's limits."""
     pairs = [
         tuple(
             Job(id=f"{item.key}#{seed}", code=item.code, entry_point=item.entry_point, args=item.args,
-                trace=True, hash_seed=seed, limits=limits)
+                trace=True, hash_seed=seed)
             for seed in policy.hash_seeds
         )
         for item in items

@@ -1,21 +1,28 @@
-"""The execution filter through the real sandbox: hash-order dependence, literals, bounds."""
+"""Stage `execute` through the real sandbox: hash-order dependence, literals, bounds. The
+bounds are the sandbox's own (from settings in a deployment), never the stage's."""
 
 from __future__ import annotations
 
 import pytest
 
-from sandbox import Sandbox
-from workers.pipeline.execution import ExecItem, ExecPolicy, execute_items
+from sandbox import Limits, Sandbox
+from workers.pipeline.stages.execute import ExecItem, ExecPolicy, execute
 
 
 @pytest.fixture(scope="module")
 def sandbox():
-    with Sandbox(isolation="namespaces", workers=2) as sb:
+    with Sandbox(isolation="namespaces", workers=2, limits=Limits(timeout_s=1.0)) as sb:
+        yield sb
+
+
+@pytest.fixture(scope="module")
+def short_traces():
+    with Sandbox(isolation="namespaces", workers=1, limits=Limits(trace_steps=40)) as sb:
         yield sb
 
 
 def _one(sandbox, code: str, args: str = "", policy: ExecPolicy = ExecPolicy()):
-    return execute_items(sandbox, [ExecItem("k", code, "f", args)], policy)[0]
+    return execute(sandbox, [ExecItem("k", code, "f", args)], policy)[0]
 
 
 def test_set_order_dependence_is_rejected_and_sorted_is_kept(sandbox) -> None:
@@ -25,18 +32,18 @@ def test_set_order_dependence_is_rejected_and_sorted_is_kept(sandbox) -> None:
     assert unordered.runs[0].result != unordered.runs[1].result, "each seed's own result is kept"
     ordered = _one(sandbox, "def f(a):\n    return sorted({'alpha', 'beta', 'gamma', 'delta', 'eps'})\n", "1")
     assert ordered.verdict == "kept", ordered
-    assert ordered.primary.result["repr"] == "['alpha', 'beta', 'delta', 'eps', 'gamma']"
+    assert ordered.runs[0].result["repr"] == "['alpha', 'beta', 'delta', 'eps', 'gamma']"
     assert len(ordered.runs) == 2 and ordered.runs[0].hash_seed != ordered.runs[1].hash_seed
-    assert ordered.primary.trace["steps"], "the kept run carries its trace"
+    assert ordered.runs[0].trace["steps"], "the kept run carries its trace"
     second = ordered.runs[1]
     assert (second.id, second.hash_seed) == ("k#1000003", 1_000_003)
-    assert (second.result, second.trace, second.stdout) == (ordered.primary.result, ordered.primary.trace, "")
+    assert (second.result, second.trace, second.stdout) == (ordered.runs[0].result, ordered.runs[0].trace, "")
 
 
 def test_returning_a_set_itself_is_canonical_and_kept(sandbox) -> None:
     outcome = _one(sandbox, "def f(a):\n    return {'alpha', 'beta', 'gamma'} | set(a)\n", "['delta']")
     assert outcome.verdict == "kept"
-    assert outcome.primary.result["repr"] == "{'alpha', 'beta', 'delta', 'gamma'}"
+    assert outcome.runs[0].result["repr"] == "{'alpha', 'beta', 'delta', 'gamma'}"
 
 
 @pytest.mark.parametrize(
@@ -50,15 +57,15 @@ def test_returning_a_set_itself_is_canonical_and_kept(sandbox) -> None:
     ],
 )
 def test_rejections_carry_machine_readable_reasons(sandbox, code: str, args: str, reason: str) -> None:
-    outcome = _one(sandbox, code, args, ExecPolicy(timeout_s=1.0))
+    outcome = _one(sandbox, code, args)
     assert outcome.verdict == "rejected"
     assert outcome.reason == reason
 
 
-def test_trace_bound_rejects_long_runs(sandbox) -> None:
+def test_trace_bound_rejects_long_runs(short_traces) -> None:
     code = "def f(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n"
-    assert _one(sandbox, code, "50", ExecPolicy(max_trace_steps=40)).reason == "exec_trace_limit"
-    assert _one(sandbox, code, "5", ExecPolicy(max_trace_steps=40)).verdict == "kept"
+    assert _one(short_traces, code, "50").reason == "exec_trace_limit"
+    assert _one(short_traces, code, "5").verdict == "kept"
 
 
 class _BrokenRunner:
@@ -70,6 +77,6 @@ class _BrokenRunner:
 
 
 def test_sandbox_errors_are_never_verdicts() -> None:
-    outcome = execute_items(_BrokenRunner(), [ExecItem("k", "def f(a):\n    return a\n", "f", "1")], ExecPolicy())[0]
+    outcome = execute(_BrokenRunner(), [ExecItem("k", "def f(a):\n    return a\n", "f", "1")], ExecPolicy())[0]
     assert outcome.verdict == "error"
     assert outcome.reason == "sandbox_error"

@@ -1,0 +1,109 @@
+"""Stage `inputs`: AST mutants of each kept program (when the spec asks for them), then up to
+K distinct inputs per program from its candidates, in priority order: the teacher's own
+call, one LLM argument mutation (METHOD.md section 2), type-directed synthesis."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from training.normalize import normalized_hash
+from workers.pipeline import seeds
+from workers.pipeline.arg_mutation import (
+    build_mutation_messages,
+    parse_mutation,
+    sample_reference_values,
+)
+from workers.pipeline.batch_spec import BatchSpec
+from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, args_hash, distinct_inputs
+from workers.pipeline.mutation import mutate_program
+from workers.pipeline.records import ChatRequest, Completion
+from workers.pipeline.synthesis import synthesize_inputs
+from workers.pipeline.teachers.base import Teacher, complete_all_sync
+
+
+@dataclass(frozen=True)
+class ProgramToSample:
+    """A kept program waiting for its inputs."""
+
+    id: int
+    slot: int
+    variant: int  # 0: the teacher's program; > 0: an AST mutant of it
+    source: str
+    entry_point: str
+    call_args: str
+
+
+@dataclass(frozen=True)
+class NewSample:
+    program_id: int
+    args: str
+    args_hash: str
+    input_index: int
+    input_origin: str
+
+
+@dataclass(frozen=True)
+class InputsOutcome:
+    samples: tuple[NewSample, ...]
+    calls: tuple[tuple[ChatRequest, Completion], ...]  # the LLM argument mutations, to record
+
+
+@dataclass(frozen=True)
+class NewMutant:
+    slot: int
+    variant: int
+    parent_id: int
+    code: str
+    edit: str
+    normalized_hash: str
+
+
+def make_mutants(parents: Sequence[ProgramToSample], spec: BatchSpec) -> list[NewMutant]:
+    """Up to `mutants_per_program` single-edit mutants of each parent."""
+    out = []
+    for parent in parents:
+        mutants = mutate_program(parent.source, seeds.mutant_seed(spec.run_seed, parent.slot), spec.mutants_per_program)
+        out += [NewMutant(parent.slot, variant, parent.id, m.code, m.edit, normalized_hash(m.code))
+                for variant, m in enumerate(mutants, start=1)]
+    return out
+
+
+def mutation_request(program: ProgramToSample, seed: int) -> ChatRequest:
+    refs = sample_reference_values(seed, seeds.reference_values_key(program.slot))
+    return ChatRequest(
+        key=f"slot:{program.slot}/mutate_inputs",
+        messages=build_mutation_messages(program.source, program.entry_point, program.call_args, refs),
+        purpose="mutate_inputs", seed=seed,
+        context={"code": program.source, "entry_point": program.entry_point, "args": program.call_args,
+                 "reference_values": refs.to_dict(), "index": program.slot},
+    )
+
+
+def make_inputs(teacher: Teacher, programs: Sequence[ProgramToSample], spec: BatchSpec) -> InputsOutcome:
+    """Up to `inputs_per_program` distinct inputs per program; a mutant is offered its
+    parent's LLM-mutated input too (one mutation call per slot)."""
+    seed = spec.run_seed
+    llm_args: dict[int, str | None] = {}
+    calls: list[tuple[ChatRequest, Completion]] = []
+    if spec.llm_mutation:
+        originals = [p for p in programs if p.variant == 0]
+        requests = [mutation_request(p, seed) for p in originals]
+        completions = complete_all_sync(teacher, requests)
+        calls = list(zip(requests, completions))
+        for program, completion in zip(originals, completions):
+            text = completion.texts[0] if completion.status == "ok" and completion.texts else ""
+            llm_args[program.slot] = parse_mutation(text, program.entry_point) if text else None
+    samples = []
+    for program in programs:
+        candidates = [InputCandidate(program.call_args, "teacher")]
+        if llm_args.get(program.slot):
+            candidates.append(InputCandidate(llm_args[program.slot], "llm_mutation"))
+        try:
+            candidates += synthesize_inputs(program.call_args, spec.inputs_per_program,
+                                            seed=seeds.input_synthesis_seed(seed, program.slot), bounds=spec.bounds)
+        except UnsupportedArguments:
+            pass
+        for index, cand in enumerate(distinct_inputs(candidates, spec.inputs_per_program)):
+            samples.append(NewSample(program.id, cand.args, args_hash(cand.args), index, cand.origin))
+    return InputsOutcome(tuple(samples), tuple(calls))

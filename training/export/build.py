@@ -23,9 +23,10 @@ from training.export.columns import record_batch
 from training.export.formats import FORMATS
 from training.export.items import ExportItem, build_task
 from training.export.jsontext import dumps_ascii, loads
-from training.export.records import SampleRow
+from training.export.records import FLOAT_FIELDS, QUESTION_KEYS, ROW_FIELDS, SampleRow
 
-QUESTION_KEYS = ("kind", "position", "line", "visit", "variable", "text", "gold_answer", "payload")
+_N = len(ROW_FIELDS)
+_PAYLOAD = QUESTION_KEYS.index("payload")
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,15 @@ class ChunkOutput:
 
 
 def decode_row(text: str, solution: str | None = None) -> SampleRow:
-    """A `query_pg` row (one JSON array, SampleRow's field order, questions as arrays)."""
+    """A `query_pg` row (one JSON array: ROW_COLUMNS, then the questions as arrays)."""
     v = loads(text)
-    if v[6] is not None:  # a float column: JSON has 0 for 0.0, and strings for NaN / Infinity
-        v[6] = float(v[6])
-    stored = v[21]
+    for i in FLOAT_FIELDS:  # JSON has 0 for 0.0, and strings for NaN / Infinity
+        if v[i] is not None:
+            v[i] = float(v[i])
+    stored = v[_N]
     questions = () if stored is None else tuple(
-        {**dict(zip(QUESTION_KEYS, q[:7])), "payload": q[7] or {}} for q in stored)
-    return SampleRow(*v[:21], questions=questions, solution=solution)
+        {**dict(zip(QUESTION_KEYS, q)), "payload": q[_PAYLOAD] or {}} for q in stored)
+    return SampleRow(*v[:_N], questions=questions, solution=solution)
 
 
 def build_chunk(job: ChunkJob) -> ChunkOutput:

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
 from training.export import query_pg
-from training.export.records import Candidate, SampleRow  # noqa: F401 (re-exported)
+from training.export.records import QUESTION_COLUMNS, QUESTION_KEYS, ROW_COLUMNS, Candidate, SampleRow  # noqa: F401 (re-exported)
 
 STREAM_CHUNK = 5_000
 SOLVE_KEY = "sample:{id}/solve"  # natural key of the teacher call that solved a sample
@@ -91,14 +91,10 @@ def candidate_statement(batch_ids: Sequence[int] = (), levels: Sequence[str] = (
     return stmt
 
 
-_ROW_COLUMNS = (
-    Sample.id, Sample.batch_id, Sample.program_id, Sample.execution_id, Sample.level,
-    Sample.difficulty_level, Sample.difficulty_score, Sample.constraint_type,
-    Sample.constraint_method, Sample.input_origin, Sample.solver_passes, Sample.solver_k,
-    Program.source, Program.entry_point, Program.origin, Program.prompt_template,
-    Program.provenance, Execution.args_source, Execution.result, Execution.hash_seed,
-    Execution.python_version,
-)
+_TABLES = {"s": Sample, "p": Program, "e": Execution}
+_ROW_COLUMNS = tuple(getattr(_TABLES[table], column) for _, table, column in ROW_COLUMNS)
+_QUESTION_COLUMNS = tuple(getattr(Question, column) for _, column in QUESTION_COLUMNS)
+_N = len(ROW_COLUMNS)
 
 
 def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Sequence[bool],
@@ -120,23 +116,20 @@ def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Seque
         questions = _questions(session, need_q) if need_q else {}
         solved = solutions(session, ids) if with_solutions else {}
         for sid in ids:
-            r = rows[sid]
-            yield SampleRow(*r[:17], args=r[17], result=r[18], hash_seed=r[19], python_version=r[20],
-                            questions=questions.get(sid, ()), solution=solved.get(sid))
+            yield SampleRow(*rows[sid][:_N], questions=questions.get(sid, ()), solution=solved.get(sid))
 
 
 def _questions(session: Session, ids: list[int]) -> dict[int, tuple[dict[str, Any], ...]]:
     stmt = (
-        select(Question.sample_id, Question.kind, Question.position, Question.line, Question.visit,
-               Question.variable, Question.prompt, Question.gold_answer, Question.payload)
+        select(Question.sample_id, *_QUESTION_COLUMNS)
         .where(Question.sample_id.in_(ids))
         .order_by(Question.sample_id, Question.position)
     )
     out: dict[int, list[dict[str, Any]]] = {}
-    for sid, kind, pos, line, visit, var, prompt, gold, payload in session.connection().execute(stmt):
-        out.setdefault(sid, []).append({"kind": kind, "position": pos, "line": line, "visit": visit,
-                                        "variable": var, "text": prompt, "gold_answer": gold,
-                                        "payload": payload or {}})
+    for sid, *values in session.connection().execute(stmt):
+        question = dict(zip(QUESTION_KEYS, values))
+        question["payload"] = question["payload"] or {}
+        out.setdefault(sid, []).append(question)
     return {sid: tuple(qs) for sid, qs in out.items()}
 
 

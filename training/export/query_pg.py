@@ -23,16 +23,15 @@ from sqlalchemy.orm import Session
 
 from training.export.errors import ExportError
 from training.export.prefetch import read_ahead
+from training.export.records import QUESTION_COLUMNS, ROW_COLUMNS
 
-_ROW_SQL = """
+# the row's fields in ROW_COLUMNS order, then its questions (QUESTION_COLUMNS order) or null
+_ROW_SQL = f"""
 SELECT s.id, json_build_array(
-    s.id, s.batch_id, s.program_id, s.execution_id, s.level, s.difficulty_level, s.difficulty_score,
-    s.constraint_type, s.constraint_method, s.input_origin, s.solver_passes, s.solver_k,
-    p.source, p.entry_point, p.origin, p.prompt_template, p.provenance,
-    e.args_source, e.result, e.hash_seed, e.python_version,
+    {", ".join(f"{table}.{column}" for _, table, column in ROW_COLUMNS)},
     CASE WHEN ids.want THEN (
-        SELECT json_agg(json_build_array(q.kind, q.position, q.line, q.visit, q.variable, q.prompt,
-                                         q.gold_answer, q.payload) ORDER BY q.position, q.kind)
+        SELECT json_agg(json_build_array({", ".join(f"q.{column}" for _, column in QUESTION_COLUMNS)})
+                        ORDER BY q.position, q.kind)
         FROM questions q WHERE q.sample_id = s.id) END)::text
 FROM unnest(%s::bigint[], %s::boolean[]) AS ids(id, want)
 JOIN samples s ON s.id = ids.id

@@ -10,6 +10,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+# The stored part of a `SampleRow`, in its field order: (field, table, column) with the tables
+# s = samples, p = programs, e = executions. Both row readers are built from this one list:
+# `query.load_rows` (any database, ORM columns) and `query_pg.row_texts` (Postgres, one JSON
+# array per row, decoded by `build.decode_row`).
+ROW_COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("sample_id", "s", "id"), ("batch_id", "s", "batch_id"), ("program_id", "s", "program_id"),
+    ("execution_id", "s", "execution_id"), ("level", "s", "level"), ("difficulty_level", "s", "difficulty_level"),
+    ("difficulty_score", "s", "difficulty_score"), ("constraint_type", "s", "constraint_type"),
+    ("constraint_method", "s", "constraint_method"), ("input_origin", "s", "input_origin"),
+    ("solver_passes", "s", "solver_passes"), ("solver_k", "s", "solver_k"),
+    ("source", "p", "source"), ("entry_point", "p", "entry_point"), ("origin", "p", "origin"),
+    ("prompt_template", "p", "prompt_template"), ("provenance", "p", "provenance"),
+    ("args", "e", "args_source"), ("result", "e", "result"), ("hash_seed", "e", "hash_seed"),
+    ("python_version", "e", "python_version"),
+)
+ROW_FIELDS = tuple(field for field, _, _ in ROW_COLUMNS)
+FLOAT_FIELDS = tuple(ROW_FIELDS.index(name) for name in ("difficulty_score",))
+# a stored question as the row builders see it: (key, column of the questions table), in order
+QUESTION_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("kind", "kind"), ("position", "position"), ("line", "line"), ("visit", "visit"), ("variable", "variable"),
+    ("text", "prompt"), ("gold_answer", "gold_answer"), ("payload", "payload"),
+)
+QUESTION_KEYS = tuple(key for key, _ in QUESTION_COLUMNS)
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
@@ -31,7 +55,8 @@ class Candidate:
 
 @dataclass(frozen=True, slots=True)
 class SampleRow:
-    """Everything one exported item is made from."""
+    """Everything one exported item is made from: the fields of ROW_COLUMNS, in that order,
+    then the sample's questions and solution."""
 
     sample_id: int
     batch_id: int

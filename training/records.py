@@ -14,8 +14,6 @@ OI = "oi"
 NEXT_LINE = "next_line"
 VARIABLE = "variable"
 COVERAGE = "coverage"
-ASSERTION_KINDS = (IO, OI)  # answered on the assertion line (position 0)
-STEP_KINDS = (NEXT_LINE, VARIABLE, COVERAGE)  # answered on numbered lines 1..n
 
 
 @dataclass(frozen=True)

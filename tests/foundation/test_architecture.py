@@ -65,7 +65,7 @@ def test_training_core_imports_only_stdlib_and_sandbox() -> None:
     [
         ("workers.pipeline", (), {"app", "sqlalchemy", "celery", "kombu", "fastapi", "alembic", "redis", "execsynth", "workers.tasks", "workers.celery_app"}),
         # the app may use the pure pipeline code (e.g. the constraint catalog), never the Celery side
-        ("app", (), {"workers.tasks", "workers.celery_app", "workers.celeryconfig", "execsynth"}),
+        ("app", (), {"workers.tasks", "workers.celery_app", "workers.celeryconfig", "workers.runner", "execsynth"}),
         ("training.export", (), {"workers", "fastapi", "execsynth"}),
     ],
 )

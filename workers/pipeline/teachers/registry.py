@@ -44,12 +44,8 @@ class ReplayTeacherSpec(BaseModel):
 
 
 def _builtin_class() -> type:
-    try:
-        from workers.pipeline.teachers.builtin import BuiltinTeacher
-    except ModuleNotFoundError as exc:
-        if exc.name != "workers.pipeline.teachers.builtin":
-            raise
-        raise TeacherConfigError("the builtin teacher module is not available") from None
+    from workers.pipeline.teachers.builtin import BuiltinTeacher
+
     return BuiltinTeacher
 
 

@@ -23,7 +23,10 @@ COPY execsynth ./execsynth
 COPY --from=web /src/app/web/vendor ./app/web/vendor
 RUN pip install --no-cache-dir .
 
+# a named volume mounted at /data starts as a copy of this folder, owned by the image's user
+RUN mkdir -p /data && chown execsynth:execsynth /data
 USER execsynth
 ENV EXECSYNTH_DATA_DIR=/data
+VOLUME /data
 EXPOSE 8000
 CMD ["execsynth", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-worker", "--no-migrate"]

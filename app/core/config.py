@@ -92,6 +92,7 @@ class Settings(BaseSettings):
         env_prefix=ENV_PREFIX,
         env_nested_delimiter="__",
         env_file=".env",
+        env_ignore_empty=True,  # VAR= (e.g. an unset variable passed through by docker compose) is the default
         extra="ignore",
     )
 
@@ -115,6 +116,21 @@ class Settings(BaseSettings):
             raise ValueError("must be a sqlite:// or postgresql+psycopg:// URL")
         return value
 
+    @field_validator("teachers")
+    @classmethod
+    def _check_teachers(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Every teacher spec is built-able, so a typo stops `serve`, `worker` and `synth` at
+        start with the field named, not the first call of a batch."""
+        if value:
+            from workers.pipeline.teachers.registry import TeacherConfigError, validate_teacher_spec
+
+            for name, spec in value.items():
+                try:
+                    validate_teacher_spec(name, spec)
+                except TeacherConfigError as exc:
+                    raise ValueError(str(exc)) from None
+        return value
+
     @field_validator("broker_url")
     @classmethod
     def _check_broker_url(cls, value: str) -> str:
@@ -124,6 +140,9 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _fill_embedded_defaults(self) -> "Settings":
+        if self.default_teacher != "builtin" and self.default_teacher not in self.teachers:
+            raise ValueError(f"EXECSYNTH_DEFAULT_TEACHER: no teacher named {self.default_teacher!r} in "
+                             f"EXECSYNTH_TEACHERS (configured: builtin{''.join(', ' + t for t in sorted(self.teachers))})")
         self.data_dir = self.data_dir.expanduser().resolve()
         if not self.database_url:
             self.database_url = f"sqlite:///{(self.data_dir / 'execsynth.sqlite3').as_posix()}"
@@ -169,6 +188,7 @@ def get_settings() -> Settings:
         raise SettingsError(f"invalid configuration: {name}: cannot parse the value ({exc.__cause__})") from None
     except ValidationError as exc:
         problems = "; ".join(
-            f"{_variable_name(err['loc'])}: {err['msg']}" for err in exc.errors()
+            (f"{_variable_name(err['loc'])}: " if err["loc"] else "") + err["msg"].removeprefix("Value error, ")
+            for err in exc.errors()
         )
         raise SettingsError(f"invalid configuration: {problems}") from None

@@ -54,6 +54,12 @@ def record_teacher_calls(session: Session, batch_id: int, rows: Sequence[dict[st
     return dict(found.all())
 
 
+def generation_calls_ok(session: Session, batch_id: int) -> int:
+    """How many of the batch's generation calls the teacher answered."""
+    return session.scalar(select(func.count()).select_from(TeacherCall).where(
+        TeacherCall.batch_id == batch_id, TeacherCall.purpose == "generate", TeacherCall.status == "ok")) or 0
+
+
 def add_batch_usage(session: Session, batch_id: int, prompt_tokens: int, completion_tokens: int, cost: float) -> None:
     session.execute(
         update(Batch).where(Batch.id == batch_id).values(

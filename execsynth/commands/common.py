@@ -7,7 +7,7 @@ from rich.console import Console
 
 from app.core.config import Settings, SettingsError, get_settings
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # an error stays one line, whatever the terminal width
 
 
 def load_settings() -> Settings:

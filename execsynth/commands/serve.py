@@ -22,11 +22,21 @@ def _queues(value: str) -> list[str]:
     return names
 
 
-def worker_argv(queues: list[str], concurrency: int | None, pool: str, loglevel: str) -> list[str]:
+def worker_argv(queues: list[str], concurrency: int | None, pool: str, loglevel: str,
+                beat_schedule: str | None = None) -> list[str]:
+    """Celery worker arguments; with `beat_schedule` the worker also runs beat (the embedded
+    mode's single worker: stalled-batch recovery and scheduled exports)."""
     argv = ["worker", "-Q", ",".join(queues), "--pool", pool, "--loglevel", loglevel, "--without-mingle", "--without-gossip"]
     if concurrency:
         argv += ["--concurrency", str(concurrency)]
+    if beat_schedule:
+        argv += ["--beat", "--schedule", beat_schedule]
     return argv
+
+
+def beat_schedule_file(settings) -> str:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return str(settings.data_dir / "celerybeat-schedule")
 
 
 def _die_with_parent() -> None:
@@ -60,9 +70,13 @@ def register(root: typer.Typer) -> None:
                 fail(f"could not migrate {settings.database_url}: {exc}")
         child = None
         if worker if worker is not None else embedded:
-            argv = [sys.executable, "-m", "celery", "-A", "workers.celery_app", *worker_argv(list(QUEUES), None, "solo" if embedded else "prefork", settings.log_level)]
+            # embedded: the one worker also runs beat, so stalled batches are recovered here too
+            schedule = beat_schedule_file(settings) if embedded else None
+            argv = [sys.executable, "-m", "celery", "-A", "workers.celery_app",
+                    *worker_argv(list(QUEUES), None, "solo" if embedded else "prefork", settings.log_level, schedule)]
             child = subprocess.Popen(argv, env=os.environ.copy(), preexec_fn=_die_with_parent)
-            console.print(f"worker started (pid {child.pid}) on queues {', '.join(QUEUES)}")
+            console.print(f"worker started (pid {child.pid}) on queues {', '.join(QUEUES)}"
+                          + (" with beat (stalled-batch recovery, scheduled exports)" if schedule else ""))
         bind_host, bind_port = host or settings.api.host, port or settings.api.port
         console.print(f"API on http://{bind_host}:{bind_port}  (mode: {'embedded' if embedded else 'production'})")
         try:
@@ -88,3 +102,13 @@ def register(root: typer.Typer) -> None:
         from workers.celery_app import celery_app
 
         celery_app.worker_main(worker_argv(_queues(queues), concurrency, pool, settings.log_level))
+
+    @root.command()
+    def beat(
+        schedule: str = typer.Option(None, help="beat's schedule file (default: <data dir>/celerybeat-schedule)"),
+    ) -> None:
+        """Start Celery beat: stalled-batch recovery and the scheduled (nightly) exports. Run one."""
+        settings = load_settings()
+        from workers.celery_app import celery_app
+
+        celery_app.start(["beat", "--schedule", schedule or beat_schedule_file(settings), "--loglevel", settings.log_level])

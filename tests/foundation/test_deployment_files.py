@@ -3,7 +3,6 @@ every command they name must exist in this codebase."""
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 
@@ -53,10 +52,18 @@ def test_every_execsynth_command_in_compose_exists() -> None:
     assert checked >= 5
 
 
-def test_celery_module_named_by_beat_exists() -> None:
-    command = SERVICES["beat"]["command"]
-    module = command[command.index("-A") + 1]
-    assert hasattr(importlib.import_module(module), "celery_app")
+def test_beat_is_an_execsynth_command_and_teachers_reach_every_service() -> None:
+    assert SERVICES["beat"]["command"][:2] == ["execsynth", "beat"]
+    for name, svc in SERVICES.items():
+        if svc.get("image") == "execsynth:latest":
+            assert svc["environment"]["EXECSYNTH_TEACHERS"].startswith("${EXECSYNTH_TEACHERS"), name
+
+
+def test_the_data_volume_belongs_to_the_image_user() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    user = re.search(r"^USER (\S+)$", text, re.M).group(1)
+    chown = re.search(r"^RUN mkdir -p /data && chown (\S+):\S+ /data$", text, re.M)
+    assert chown and chown.group(1) == user and text.index(chown.group(0)) < text.index(f"USER {user}")
 
 
 def test_worker_queues_are_the_celery_queues() -> None:

@@ -23,12 +23,33 @@ def test_production_values_from_environment(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("EXECSYNTH_DATABASE_URL", "postgresql+psycopg://u@db:5432/execsynth")
     monkeypatch.setenv("EXECSYNTH_BROKER_URL", "redis://redis:6379/0")
     monkeypatch.setenv("EXECSYNTH_SANDBOX__ISOLATION", "rlimits")
-    monkeypatch.setenv("EXECSYNTH_TEACHERS", '{"gpt": {"kind": "openai", "model": "m"}}')
+    monkeypatch.setenv("EXECSYNTH_TEACHERS", '{"gpt": {"kind": "openai", "base_url": "http://llm:8000/v1", "model": "m"}}')
     settings = get_settings()
     assert settings.embedded is False
     assert settings.database_url.startswith("postgresql+psycopg://")
     assert settings.sandbox.isolation == "rlimits"
-    assert settings.teachers == {"gpt": {"kind": "openai", "model": "m"}}
+    assert settings.teachers == {"gpt": {"kind": "openai", "base_url": "http://llm:8000/v1", "model": "m"}}
+
+
+@pytest.mark.parametrize(("teachers", "default", "message"), [
+    ('{"gpt": {"kind": "opneai"}}', None, "EXECSYNTH_TEACHERS: teacher 'gpt': unknown kind 'opneai'"),
+    ('{"gpt": {"kind": "openai", "model": "m"}}', None, "EXECSYNTH_TEACHERS: teacher 'gpt' (openai): base_url: Field required"),
+    ('{"gpt": {"kind": "openai", "base_url": "http://x", "model": "m", "modle": 1}}', None, "modle: Extra inputs"),
+    ("{}", "gpt", "EXECSYNTH_DEFAULT_TEACHER: no teacher named 'gpt'"),
+])
+def test_a_bad_teacher_config_is_refused_at_load_naming_the_field(monkeypatch: pytest.MonkeyPatch, teachers: str,
+                                                                  default: str | None, message: str) -> None:
+    monkeypatch.setenv("EXECSYNTH_TEACHERS", teachers)
+    if default:
+        monkeypatch.setenv("EXECSYNTH_DEFAULT_TEACHER", default)
+    with pytest.raises(SettingsError) as raised:
+        get_settings()
+    assert message in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_an_empty_variable_means_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EXECSYNTH_TEACHERS", "")
+    assert get_settings().teachers == {}
 
 
 def test_dotenv_file_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

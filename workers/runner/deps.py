@@ -13,6 +13,9 @@ from workers.pipeline.teachers.base import Teacher
 from workers.pipeline.teachers.registry import build_teacher
 
 
+DEFAULT_CONCURRENCY = 16  # the OpenAI-compatible teacher's default
+
+
 class UnknownTeacher(ValueError):
     pass
 
@@ -25,6 +28,10 @@ class StageDeps:
 
     def teacher(self, name: str) -> Teacher:
         return _teacher(self.settings.model_dump_json(), name)
+
+    def teacher_concurrency(self, name: str) -> int:
+        """Calls of teacher `name` this process keeps in flight at most."""
+        return int((self.settings.teachers.get(name) or {}).get("concurrency", DEFAULT_CONCURRENCY))
 
 
 @lru_cache(maxsize=32)

@@ -10,7 +10,7 @@ from app.synthesis import repository as repo
 from workers.pipeline.difficulty import SOLVER_TEMPLATE_VERSION
 from workers.pipeline.lifecycle import BatchStatus, SampleStatus
 from workers.pipeline.stages.judge import ExecutedSample, judge, solver_scores, teacher_solves
-from workers.runner.common import SessionFactory, load_spec, record_calls
+from workers.runner.common import SessionFactory, batch_teacher, load_spec, record_calls, refused
 from workers.runner.deps import StageDeps
 
 
@@ -29,12 +29,14 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
     solver: dict[int, tuple[int, int]] = {}
     solved: dict[int, bool] = {}
     if items and spec.difficulty.mode == "solver":
-        solver, made = solver_scores(deps.teacher(spec.difficulty.solver), items, spec)
+        solver, made = solver_scores(batch_teacher(scope, deps, batch_id, spec, spec.difficulty.solver), items, spec)
         calls.append((spec.difficulty.solver, made))
     if items and spec.difficulty.require_teacher_solves:
-        solved, made = teacher_solves(deps.teacher(teacher_name), items, spec)
+        solved, made = teacher_solves(batch_teacher(scope, deps, batch_id, spec, teacher_name), items, spec)
         calls.append((teacher_name, made))
-    verdicts = judge(items, spec, solver, solved)
+    # a sample whose judging call the budget refused is not judged on less evidence
+    unjudged = {item.sample_id for _, made in calls for item, (_, c) in zip(items, made) if refused(c)}
+    verdicts = judge(items, spec, solver, solved, unjudged=unjudged)
     with scope() as session:
         for name, made in calls:
             record_calls(session, batch_id, made, name, SOLVER_TEMPLATE_VERSION)

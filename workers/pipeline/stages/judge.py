@@ -4,7 +4,7 @@ the final verdict: accepted, or rejected with a reason."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,7 +112,13 @@ def judge_sample(item: ExecutedSample, spec: BatchSpec, solver: tuple[int, int] 
 
 
 def judge(items: Sequence[ExecutedSample], spec: BatchSpec, solver: Mapping[int, tuple[int, int]] | None = None,
-          teacher_solved: Mapping[int, bool] | None = None) -> list[SampleVerdict]:
+          teacher_solved: Mapping[int, bool] | None = None, unjudged: Collection[int] = ()) -> list[SampleVerdict]:
+    """Verdicts for `items`; those in `unjudged` (their solver or teacher call was refused by the
+    batch's budget) are rejected as `budget_exhausted` rather than judged without it."""
     solver = solver or {}
     teacher_solved = teacher_solved or {}
-    return [judge_sample(i, spec, solver.get(i.sample_id), teacher_solved.get(i.sample_id)) for i in items]
+    return [
+        SampleVerdict(i.sample_id, SampleStatus.REJECTED, "budget_exhausted", {}, ()) if i.sample_id in unjudged
+        else judge_sample(i, spec, solver.get(i.sample_id), teacher_solved.get(i.sample_id))
+        for i in items
+    ]

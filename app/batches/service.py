@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from app.batches import repository as repo
 from app.batches.schemas import BatchCreate, BatchDetail, BatchPage, BatchRead
-from app.constraints.service import unknown_methods, unknown_types
+from app.constraints.service import known_methods, known_types, suggestions, unknown_methods, unknown_types
 from app.core.config import Settings
 from app.core.errors import Conflict, DomainError, NotFound
 from app.core.task_names import START_BATCH
@@ -39,9 +39,10 @@ class InvalidSpec(DomainError):
 def validate_spec(spec: BatchCreate, settings: Settings) -> None:
     problems = []
     if bad := unknown_types(spec.types):
-        problems.append(f"unknown types {bad}")
+        problems.append(f"unknown types {bad}{suggestions(bad, known_types())}")
     elif bad := unknown_methods(spec.types, spec.methods):
-        problems.append(f"unknown methods {bad} for types {spec.types or 'any'}")
+        problems.append(f"unknown methods {bad} for types {list(spec.types) or 'any'}"
+                        f"{suggestions(bad, known_methods(spec.types))}")
     teachers = {"builtin", *settings.teachers}
     if spec.teacher is not None and spec.teacher not in teachers:
         problems.append(f"unknown teacher {spec.teacher!r}; configured: {sorted(teachers)}")
@@ -149,9 +150,12 @@ def detail(session: Session, batch: Batch, now: datetime | None = None) -> Batch
         end = batch.finished_at or now
         minutes = max((end - _aware(batch.started_at)).total_seconds() / 60.0, 1e-9)
         rate = accepted / minutes
-        remaining = max(batch.programs_requested - done, 0)
-        if batch.status not in BATCH_FINISHED and done > 0:
-            eta = remaining * (minutes * 60.0) / done
+        if batch.status not in BATCH_FINISHED:
+            # from the slots that are final (program and every sample done): generation runs
+            # ahead of execution, so the generated count would say "done" long before it is
+            final = pipeline_repo.slots_done(session, batch.id)
+            if final > 0:
+                eta = max(batch.programs_requested - final, 0) * (minutes * 60.0) / final
     return BatchDetail(
         **BatchRead.model_validate(batch, from_attributes=True).model_dump(),
         funnel=stages, programs_done=done, samples_accepted=accepted,

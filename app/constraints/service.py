@@ -6,6 +6,7 @@ process runs), so validation of a POST costs a dictionary walk, not a rebuild.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -19,6 +20,23 @@ from app.constraints.schemas import ConstraintEntryRead, ConstraintsRead, LevelR
 @lru_cache(maxsize=1)
 def catalog() -> Catalog:
     return load_catalog()
+
+
+def known_types() -> list[str]:
+    return list(catalog().types())
+
+
+def known_methods(types: Sequence[str] = ()) -> list[str]:
+    wanted = set(types)
+    return sorted({e.method for e in catalog().entries if not wanted or e.type in wanted})
+
+
+def suggestions(bad: Sequence[str], known: Sequence[str]) -> str:
+    """`" (did you mean 'split'?)"` for near misses, else the valid names when there are few."""
+    close = sorted({m for name in bad for m in difflib.get_close_matches(name, known, n=3, cutoff=0.6)})
+    if close:
+        return f" (did you mean {', '.join(repr(c) for c in close)}?)"
+    return f" (known: {', '.join(known)})" if len(known) <= 40 else " (see GET /v1/constraints or `execsynth constraints list`)"
 
 
 def unknown_types(types: Sequence[str]) -> list[str]:

@@ -2,11 +2,14 @@
 
 A full-table GROUP BY over a million samples costs a few hundred milliseconds whatever the
 indexes; dashboards poll it from many clients. Each distinct query is computed by one thread
-at a time, and callers get the last snapshot while it is younger than `ttl_s`, so the database
-does one aggregate per interval instead of one per request. Once a snapshot is older than that,
-callers keep getting it (stale while revalidate) while a background thread, started by the
-first of them to notice, recomputes it: no request waits for a refresh. Only the very first
-computation of a key makes its callers wait. `ttl_s = 0` disables caching.
+at a time, so the database does one aggregate per interval instead of one per request.
+
+`ttl_s` is a promise: no snapshot older than that is ever served (the responses say so in
+`max_age_s`). A snapshot younger than half of it is served as it is; in the second half,
+callers still get it while a background thread, started by the first of them to notice,
+recomputes it (stale while revalidate: no request waits for a refresh); past `ttl_s` (after an
+idle spell) the next caller waits for a fresh one, as the very first computation of a key
+does. `ttl_s = 0` disables caching.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class SnapshotCache:
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
         stale = self._values.get(key) if self.ttl_s > 0 else None
-        if stale is not None:
+        if stale is not None and self._clock() - stale[0] < self.ttl_s:
             if lock.acquire(blocking=False):  # the first to notice starts the refresh; nobody waits for it
                 threading.Thread(target=self._refresh, args=(key, compute, lock), name="snapshot-refresh",
                                  daemon=True).start()
@@ -66,11 +69,11 @@ class SnapshotCache:
             self._values[key] = (self._clock(), value)
 
     def peek(self, key: Hashable) -> Any | None:
-        """The snapshot if it is fresh, else None; never blocks, never computes."""
+        """The snapshot if it needs no refresh yet, else None; never blocks, never computes."""
         return self._fresh(key)
 
     def _fresh(self, key: Hashable) -> Any | None:
         entry = self._values.get(key)
-        if entry is not None and self.ttl_s > 0 and self._clock() - entry[0] < self.ttl_s:
+        if entry is not None and self.ttl_s > 0 and self._clock() - entry[0] < self.ttl_s / 2:
             return entry[1]
         return None

@@ -33,6 +33,10 @@ def get_batch(session: Session, batch_id: int) -> Batch | None:
     return session.get(Batch, batch_id)
 
 
+def used_seeds(session: Session) -> set[int]:
+    return set(session.scalars(select(Batch.seed)))
+
+
 def batch_status(session: Session, batch_id: int) -> str | None:
     return session.scalar(select(Batch.status).where(Batch.id == batch_id))
 

@@ -13,7 +13,7 @@ from app.apikeys import service
 from app.apikeys.schemas import ApiKeyCreate
 from app.core.errors import NotFound
 from app.db.session import session_scope
-from execsynth.commands.common import console, fail, load_settings
+from execsynth.commands.common import console, fail, load_settings, validation_problems
 
 app = typer.Typer(help="API keys for the REST API (stored hashed).", no_args_is_help=True)
 
@@ -26,10 +26,12 @@ def create(
 ) -> None:
     """Create a key and print it once."""
     settings = load_settings()
+    from pydantic import ValidationError
+
     try:
         data = ApiKeyCreate(name=name, rate_limit_per_minute=rate_limit, note=note)
-    except ValueError as exc:
-        fail(f"invalid key options: {exc}", code=2)
+    except ValidationError as exc:
+        fail(f"invalid key options: {validation_problems(exc)}", code=2)
     with session_scope(settings.database_url) as session:
         created = service.create(session, data)
     console.print(f"created API key {created.id} ({created.name}); store it now, it is not shown again:")

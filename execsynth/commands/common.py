@@ -20,5 +20,16 @@ def load_settings() -> Settings:
 
 
 def fail(message: str, code: int = 1) -> None:
-    console.print(f"[red]error:[/red] {message}")
+    console.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
     raise typer.Exit(code)
+
+
+def validation_problems(exc) -> str:
+    """A pydantic ValidationError as one line: `field: message (got value)`; ..."""
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error["loc"]) or "value"
+        given = error.get("input")
+        shown = f" (got {given!r})" if isinstance(given, (str, int, float)) and not isinstance(given, bool) else ""
+        parts.append(f"{where}: {error['msg'].removeprefix('Value error, ')}{shown}")
+    return "; ".join(parts)

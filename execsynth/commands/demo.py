@@ -29,16 +29,38 @@ def scaled_spec(fmt: str, accepted: int, batch_id: int, write: tuple[str, ...]):
     return replace(spec, splits=splits)
 
 
+def _next_seed(settings) -> int:
+    """0 in a new store; after that the first seed no batch used, so a second demo makes new
+    programs instead of duplicates of the first (programs are deduplicated across batches)."""
+    from app.db import migrate
+    from app.db.session import session_scope
+    from app.synthesis.repository import used_seeds
+
+    if settings.database_url.startswith("sqlite"):
+        if not (settings.data_dir / "execsynth.sqlite3").exists():
+            return 0
+        migrate.upgrade(settings.database_url)
+    with session_scope(settings.database_url) as session:
+        used = used_seeds(session)
+    seed = next(s for s in range(len(used) + 1) if s not in used)
+    if used:
+        console.print(f"this data dir already holds {len(used)} batch seed(s); this demo uses seed {seed} "
+                      f"(new programs; pass --seed to choose, or EXECSYNTH_DATA_DIR for a fresh store)")
+    return seed
+
+
 def register(root: typer.Typer) -> None:
     @root.command()
     def demo(
-        programs: int = typer.Option(300, "--programs", "-n", min=6, max=1_000_000, envvar="EXECSYNTH_DEMO_PROGRAMS", help="programs in the batch"),
-        seed: int = typer.Option(0, "--seed", min=0),
+        programs: int = typer.Option(600, "--programs", "-n", min=6, max=1_000_000, envvar="EXECSYNTH_DEMO_PROGRAMS", help="programs in the batch"),
+        seed: int = typer.Option(None, "--seed", min=0, help="default: 0 in a new data dir, then the next unused seed"),
     ) -> None:
         """Generate a C1-C6 batch with the builtin teacher and export it for verl and LLaMA-Factory."""
         from execsynth.commands.export import run_recorded
 
         settings = load_settings()
+        if seed is None:
+            seed = _next_seed(settings)
         spec = spec_from_options(programs=programs, seed=seed, teacher="builtin")  # every level, the spec's defaults
         batch_id = start_batch(settings, spec)
         console.rule(f"[bold]batch {batch_id}: {programs} programs over C1-C6, builtin teacher, seed {seed}")
@@ -46,7 +68,8 @@ def register(root: typer.Typer) -> None:
         print_funnel(funnel)
         accepted = funnel["total"]["accepted"]
         if not accepted:
-            fail("the batch accepted no sample; nothing to export")
+            fail("the batch accepted no sample; nothing to export (rejections by reason are above; "
+                 f"a fresh data dir, EXECSYNTH_DATA_DIR, or another --seed gives new programs)")
         out_root = settings.exports_dir / f"batch-{batch_id}"
         written = {}
         for fmt, splits in (("verl", ("rl", "eval")), ("llamafactory", ("sft",))):

@@ -58,6 +58,10 @@ def export(
     from training.export import ExportSpec, ExportSpecError
 
     settings = load_settings()
+    store = settings.data_dir / "execsynth.sqlite3"
+    if settings.database_url == f"sqlite:///{store.as_posix()}" and not store.exists():
+        fail(f"no data yet in {settings.data_dir} (no {store.name}): run `execsynth demo` or `execsynth synth` first, "
+             "or point EXECSYNTH_DATA_DIR / EXECSYNTH_DATABASE_URL at your store", 2)
     try:
         data = json.loads(spec_file.read_text()) if spec_file else {"preset": preset}
     except (OSError, ValueError) as exc:

@@ -72,7 +72,10 @@ def list_constraints(
 def _teacher(name: str, spec_text: Optional[str], catalog: Optional[Path]) -> Teacher:
     spec: dict[str, Any] = {}
     if spec_text:
-        raw = Path(spec_text[1:]).read_text() if spec_text.startswith("@") else spec_text
+        try:
+            raw = Path(spec_text[1:]).read_text() if spec_text.startswith("@") else spec_text
+        except OSError as exc:
+            _err(f"--teacher-spec: cannot read {spec_text[1:]}: {exc.strerror}")
         try:
             spec = json.loads(raw)
         except ValueError as exc:
@@ -127,6 +130,9 @@ def generate(
     """Generate programs for a slice of the grid and write the kept ones as JSONL."""
     if on_mismatch not in ("reject", "relabel"):
         _err("--on-mismatch must be reject or relabel")
+    for path, option in ((out, "--out"), (rejected, "--rejected")):
+        if path is not None and not path.parent.is_dir():  # before any teacher call is paid for
+            _err(f"{option}: no folder {path.parent}")
     level_list = [lv.strip() for lv in levels.split(";" if "custom:" in levels else ",") if lv.strip()]
     try:
         cells = select(load_catalog(catalog), _csv(types), _csv(methods), level_list,

@@ -21,7 +21,7 @@ from app.db.models import Sample
 from app.db.session import session_scope
 from app.synthesis import repository as repo
 from app.synthesis.funnel import STAGES, funnel_by_level, stage
-from execsynth.commands.common import console, fail, load_settings
+from execsynth.commands.common import console, fail, load_settings, validation_problems
 from workers.pipeline.batch_spec import BatchSpec
 from workers.pipeline.lifecycle import BATCH_ACTIVE, BatchStatus
 
@@ -45,16 +45,8 @@ def spec_from_options(**options: Any) -> BatchSpec:
     try:
         return BatchSpec(**{k: v for k, v in options.items() if v is not None})
     except ValidationError as exc:
-        problems = "; ".join(_problem(e) for e in exc.errors())
-        fail(problems, 2)
+        fail(validation_problems(exc), 2)
         raise AssertionError("unreachable") from None
-
-
-def _problem(error: dict) -> str:
-    where = ".".join(str(part) for part in error["loc"]) or "spec"
-    given = error.get("input")
-    shown = f" (got {given!r})" if isinstance(given, (str, int, float)) and not isinstance(given, bool) else ""
-    return f"{where}: {error['msg']}{shown}"
 
 
 def start_batch(settings: Settings, spec: BatchSpec) -> int:

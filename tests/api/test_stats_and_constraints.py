@@ -133,17 +133,27 @@ def test_snapshot_cache_expires_and_computes_once_per_key() -> None:
     compute = lambda: calls.append(1) or len(calls)  # noqa: E731
     assert [cache.get("a", compute), cache.get("a", compute)] == [1, 1]
     assert cache.get("b", compute) == 2
-    now[0] = 5.0  # "a" is stale: its caller gets it at once and a refresh starts behind it
+    now[0] = 3.0  # "a" is due for a refresh: its caller gets it at once and a refresh starts behind it
     assert cache.get("a", compute) == 1
     _settle(cache, "a", 3)
     assert cache.get("a", compute) == 3 and len(calls) == 3
+
+
+def test_no_snapshot_older_than_the_ttl_is_served() -> None:
+    now, calls = [0.0], []
+    cache = SnapshotCache(5, clock=lambda: now[0])
+    compute = lambda: calls.append(1) or len(calls)  # noqa: E731
+    assert cache.get("a", compute) == 1
+    now[0] = 600.0  # an idle spell: the old snapshot is not served, the caller waits for a new one
+    assert cache.peek("a") is None
+    assert cache.get("a", compute) == 2 and len(calls) == 2
 
 
 def test_stale_snapshot_is_served_while_a_background_refresh_runs() -> None:
     now = [0.0]
     cache = SnapshotCache(5, clock=lambda: now[0])
     assert cache.get("a", lambda: "v1") == "v1"
-    now[0] = 6.0  # stale
+    now[0] = 4.0  # due for a refresh
     entered, release, calls = threading.Event(), threading.Event(), []
 
     def slow_refresh() -> str:
@@ -164,7 +174,7 @@ def test_a_failed_refresh_keeps_the_old_snapshot_and_is_retried() -> None:
     now = [0.0]
     cache = SnapshotCache(5, clock=lambda: now[0])
     cache.get("a", lambda: "v1")
-    now[0] = 6.0
+    now[0] = 4.0
     failed = threading.Event()
 
     def broken() -> str:
@@ -208,10 +218,12 @@ def test_startup_computes_the_default_snapshots(settings, migrated_pg) -> None:
     batch_id = make_batch(migrated_pg)
     add_sample(migrated_pg, batch_id, add_program(migrated_pg, batch_id, 0), 0)
     app = create_app(settings)
+    app.state.stats_ttl_s = 3600.0  # a busy machine must not age the warm snapshots out meanwhile
     with TestClient(app) as client:  # runs the lifespan
         cache = app.state.stats_cache
-        deadline = time.monotonic() + 30
-        while cache.peek(service.difficulty_key(None, None)) is None and time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while (cache.peek(service.difficulty_key(None, None)) is None or cache.peek(service.funnel_key(50)) is None) \
+                and time.monotonic() < deadline:
             time.sleep(0.05)
         warm = cache.peek(service.difficulty_key(None, None))
         assert warm is not None and cache.peek(service.funnel_key(50)) is not None

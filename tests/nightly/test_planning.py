@@ -18,9 +18,6 @@ from app.db.session import make_engine, session_scope
 from app.exports import nightly, runner
 from tests.nightly.conftest import synth
 
-NOW = datetime.now(timezone.utc) + timedelta(minutes=5)
-
-
 @pytest.fixture()
 def engine(own_pg, tmp_path):
     synth(own_pg, tmp_path / "synth", seed=7)
@@ -29,13 +26,20 @@ def engine(own_pg, tmp_path):
     eng.dispose()
 
 
+@pytest.fixture()
+def now(engine) -> datetime:
+    """The tick's clock: read after the batch is written (never at import: the suite can run
+    for many minutes before these tests), far enough ahead that its samples have settled."""
+    return datetime.now(timezone.utc) + timedelta(minutes=5)
+
+
 def _runs(engine, kind: str | None = None) -> list[Export]:
     with Session(engine) as s:
         stmt = select(Export).order_by(Export.id)
         return list(s.scalars(stmt if kind is None else stmt.where(Export.kind == kind)))
 
 
-def test_concurrent_ticks_plan_each_window_once(engine) -> None:
+def test_concurrent_ticks_plan_each_window_once(engine, now) -> None:
     cfg = ExportSettings(formats=["verl", "llamafactory"])
     gate, created, errors = threading.Barrier(4), [], []
 
@@ -43,7 +47,7 @@ def test_concurrent_ticks_plan_each_window_once(engine) -> None:
         try:
             with Session(engine) as s:
                 gate.wait()
-                created.extend(nightly.tick(s, cfg, NOW))
+                created.extend(nightly.tick(s, cfg, now))
                 s.commit()
         except Exception as exc:  # surfaced below; a thread cannot fail the test itself
             errors.append(exc)
@@ -59,33 +63,33 @@ def test_concurrent_ticks_plan_each_window_once(engine) -> None:
     assert sorted(created) == [r.id for r in runs]
     verl = runs[[r.format for r in runs].index("verl")]
     assert verl.spec["created_before"] == verl.window_end.isoformat() and "created_after" not in verl.spec
-    assert verl.window_end == NOW - timedelta(seconds=cfg.settle_s)
+    assert verl.window_end == now - timedelta(seconds=cfg.settle_s)
     # while those runs are in flight, another tick plans nothing
     with Session(engine) as s:
-        assert nightly.tick(s, cfg, NOW + timedelta(seconds=1)) == []
+        assert nightly.tick(s, cfg, now + timedelta(seconds=1)) == []
 
 
-def test_a_window_never_closes_over_a_sample_in_flight(engine) -> None:
+def test_a_window_never_closes_over_a_sample_in_flight(engine, now) -> None:
     cfg = ExportSettings()
     with Session(engine) as s:
         sample = s.scalars(select(Sample).order_by(Sample.id.desc()).limit(1)).one()
         s.execute(update(Sample).where(Sample.id == sample.id).values(status="executed"))
         s.execute(update(Batch).where(Batch.id == sample.batch_id).values(status="running"))
-        assert nightly.window_end(s, cfg, NOW) == sample.created_at
+        assert nightly.window_end(s, cfg, now) == sample.created_at
         # a batch that stopped (failed/cancelled) holds nothing back, nor a sample stuck too long
-        assert nightly.window_end(s, cfg.model_copy(update={"hold_limit_s": 1.0}), NOW) == NOW - timedelta(seconds=60)
+        assert nightly.window_end(s, cfg.model_copy(update={"hold_limit_s": 1.0}), now) == now - timedelta(seconds=60)
         s.execute(update(Batch).where(Batch.id == sample.batch_id).values(status="failed"))
-        assert nightly.window_end(s, cfg, NOW) == NOW - timedelta(seconds=60)
+        assert nightly.window_end(s, cfg, now) == now - timedelta(seconds=60)
         s.rollback()
 
 
-def test_a_lost_run_is_recorded_failed_and_its_window_planned_again(engine, tmp_path) -> None:
+def test_a_lost_run_is_recorded_failed_and_its_window_planned_again(engine, now, tmp_path) -> None:
     cfg = ExportSettings(formats=["verl"], stale_after_s=600)
     with Session(engine) as s:
-        [lost_id] = nightly.tick(s, cfg, NOW)
-        s.execute(update(Export).where(Export.id == lost_id).values(created_at=NOW - timedelta(hours=2), status="running"))
+        [lost_id] = nightly.tick(s, cfg, now)
+        s.execute(update(Export).where(Export.id == lost_id).values(created_at=now - timedelta(hours=2), status="running"))
         s.commit()
-        [again_id] = nightly.tick(s, cfg, NOW + timedelta(seconds=1))
+        [again_id] = nightly.tick(s, cfg, now + timedelta(seconds=1))
         s.commit()
     lost, again = _runs(engine)
     assert (lost.id, lost.status, lost.window_key) == (lost_id, "failed", f"incremental:verl:origin#failed-{lost_id}")
@@ -98,24 +102,24 @@ def test_a_lost_run_is_recorded_failed_and_its_window_planned_again(engine, tmp_
     assert _runs(engine)[0].attempts == 0
 
 
-def test_full_snapshots_are_due_by_count_and_by_weekday(engine) -> None:
+def test_full_snapshots_are_due_by_count_and_by_weekday(engine, now) -> None:
     with Session(engine) as s:
         by_count = ExportSettings(formats=["verl"], full_every=2)
-        assert not nightly.full_due(s, by_count, "verl", NOW)
+        assert not nightly.full_due(s, by_count, "verl", now)
         for hours in (3, 2):
             s.add(Export(kind="incremental", format="verl", spec={}, status="done", files=[], sample_count=1, attempts=1,
-                         window_end=NOW - timedelta(hours=hours), created_at=NOW - timedelta(hours=hours)))
+                         window_end=now - timedelta(hours=hours), created_at=now - timedelta(hours=hours)))
         s.flush()
-        assert nightly.full_due(s, by_count, "verl", NOW)
+        assert nightly.full_due(s, by_count, "verl", now)
         s.add(Export(kind="full", format="verl", spec={}, status="pending", files=[], sample_count=0, attempts=0,
-                     created_at=NOW - timedelta(hours=1)))
+                     created_at=now - timedelta(hours=1)))
         s.flush()
-        assert not nightly.full_due(s, by_count, "verl", NOW)  # one is in flight
-        weekday = ExportSettings(formats=["verl"], full_every=0, full_weekday=NOW.weekday())
-        s.execute(update(Export).where(Export.kind == "full").values(status="done", created_at=NOW - timedelta(days=1)))
-        assert nightly.full_due(s, weekday, "verl", NOW)
-        assert not nightly.full_due(s, weekday, "verl", NOW + timedelta(days=1))
-        s.execute(update(Export).where(Export.kind == "full").values(created_at=NOW - timedelta(minutes=1)))
-        assert not nightly.full_due(s, weekday, "verl", NOW)  # already taken today
+        assert not nightly.full_due(s, by_count, "verl", now)  # one is in flight
+        weekday = ExportSettings(formats=["verl"], full_every=0, full_weekday=now.weekday())
+        s.execute(update(Export).where(Export.kind == "full").values(status="done", created_at=now - timedelta(days=1)))
+        assert nightly.full_due(s, weekday, "verl", now)
+        assert not nightly.full_due(s, weekday, "verl", now + timedelta(days=1))
+        s.execute(update(Export).where(Export.kind == "full").values(created_at=now - timedelta(minutes=1)))
+        assert not nightly.full_due(s, weekday, "verl", now)  # already taken today
         s.rollback()
 

@@ -69,7 +69,7 @@ def register(root: typer.Typer) -> None:
         accepted = funnel["total"]["accepted"]
         if not accepted:
             fail("the batch accepted no sample; nothing to export (rejections by reason are above; "
-                 f"a fresh data dir, EXECSYNTH_DATA_DIR, or another --seed gives new programs)")
+                 "a fresh data dir, EXECSYNTH_DATA_DIR, or another --seed gives new programs)")
         out_root = settings.exports_dir / f"batch-{batch_id}"
         written = {}
         for fmt, splits in (("verl", ("rl", "eval")), ("llamafactory", ("sft",))):

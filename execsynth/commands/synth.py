@@ -17,7 +17,7 @@ from app.batches import repository as batch_queries
 from app.batches.service import InvalidSpec, start_in_process
 from app.core.config import Settings
 from app.db import migrate
-from app.db.models import Sample
+from app.db.models import Program, Sample
 from app.db.session import session_scope
 from app.synthesis import repository as repo
 from app.synthesis.funnel import STAGES, funnel_by_level, stage
@@ -90,9 +90,11 @@ def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int,
                     for future in done:
                         progress.advance(task, future.result())
                     with scope() as session:
+                        programs = stage("programs", batch_queries.status_counts(session, Program, batch_id))
                         samples = stage("samples", batch_queries.status_counts(session, Sample, batch_id))
                         status = repo.batch_status(session, batch_id)
-                    progress.update(task, funnel=f"accepted {samples.passed}  rejected {samples.rejected}")
+                    progress.update(task, funnel=f"programs kept {programs.passed} rejected {programs.rejected}  "
+                                                 f"samples accepted {samples.passed} rejected {samples.rejected}")
                     if status not in BATCH_ACTIVE:
                         continue  # cancelled or out of budget: let in-flight chunks end, start none
                     for chunk in itertools.islice(queued, len(done)):
@@ -102,7 +104,9 @@ def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int,
     with scope() as session:
         repo.move_batch(session, batch_id, BatchStatus.COMPLETED, finished_at=repo.now())
         funnel = funnel_by_level(session, batch_id)
-        funnel["status"] = repo.batch_status(session, batch_id)
+        batch = repo.get_batch(session, batch_id)
+        funnel.update(status=batch.status, error=batch.error, prompt_tokens=batch.prompt_tokens,
+                      completion_tokens=batch.completion_tokens, cost_usd=batch.cost_usd)
     funnel["seconds"] = round(time.monotonic() - started, 2)
     return funnel
 
@@ -197,5 +201,10 @@ def register(root: typer.Typer) -> None:
             )
         accepted = funnel["total"]["accepted"]
         rate = accepted / funnel["seconds"] * 60 if funnel["seconds"] else 0.0
+        if funnel["prompt_tokens"] or funnel["completion_tokens"]:
+            console.print(f"teacher usage: {funnel['prompt_tokens']:,} prompt + {funnel['completion_tokens']:,} completion tokens, "
+                          f"${funnel['cost_usd']:.4f}")
         console.print(f"batch {batch_id} {funnel['status']}: {accepted} accepted samples in {funnel['seconds']} s ({rate:.0f}/min)")
         typer.echo(batch_id)
+        if funnel["status"] == BatchStatus.FAILED:
+            fail(f"batch {batch_id} failed: {funnel['error']}")

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 DEMO_PROGRAMS ?= 600
 
-.PHONY: web-assets install install-dev demo serve test bench clean
+.PHONY: web-assets install install-dev demo serve test test-fast test-production bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,15 @@ demo: install
 
 test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# the tests that need no service (no Postgres, no Redis): a quick loop while editing
+test-fast: install-dev
+	$(BIN)/python -m pytest -m "not services" -q $(PYTEST_ARGS)
+
+# production mode from a plain `pip install .` in a fresh virtualenv (its own Redis and
+# Postgres database, `execsynth worker` + `execsynth serve`, batches over REST)
+test-production: web-assets
+	$(PYTHON) scripts/production_check.py
 
 # Each benchmark prints its figures and the ratio to its issue's baseline or target.
 # BENCH_ARGS= (empty) runs the full sizes; the quick forms keep `make bench` to minutes.

@@ -10,7 +10,8 @@ from training.rewards import score
 from training.tasks import Task
 from workers.pipeline.questions import QuestionConfig, build_questions
 
-ALL = QuestionConfig(max_next_line=200, max_variable=200, max_coverage=200, max_never_run=200)
+ALL = QuestionConfig(max_next_line=200, max_variable=200, max_coverage=200, max_never_run=200,
+                     minus_one_share=1.0, nil_share=1.0)
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +85,7 @@ def test_c6_helper_frames(sandbox):
     assert run.result["repr"] == "[6, 2]"
     assert t[("variable", 9, 1, "vals")] == "[3, 6]; list"  # after the helper returned
     assert t[("next_line", 3, 1, None)] == "if ch.isdigit():"
-    assert t[("next_line", 6, 1, None)] == "-1"  # helper returns: leaves the function
+    assert ("next_line", 6, 1, None) not in t  # after a return line: never asked
     assert t[("next_line", 4, 1, None)] == "for ch in s:"  # 'a' is not a digit
     assert t[("variable", 5, 2, "out")] == "[3, 6]; list"
     assert t[("variable", 3, 4, "ch")] == "'2'; str"
@@ -132,7 +133,7 @@ def test_early_return_and_never_executed_lines(sandbox):
     run, t = questions(sandbox, EARLY, "find", "[5, 7, 9], 7")
     assert run.result["repr"] == "1"
     assert t[("next_line", 3, 2, None)] == "return i"
-    assert t[("next_line", 4, 1, None)] == "-1"
+    assert ("next_line", 4, 1, None) not in t  # after a return line: never asked
     assert t[("next_line", 5, 1, None)] == "-1"  # never runs
     assert t[("variable", 5, 1, "missing")] == "Nil"
     assert t[("variable", 2, 2, "x")] == "7; int"

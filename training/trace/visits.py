@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from workers.pipeline.questions.source_map import SourceMap
+from training.trace.source_map import SourceMap
 
 LEAVES = -1  # next line when execution leaves the function after this line
 

@@ -19,6 +19,7 @@ from workers.pipeline.difficulty import (
 )
 from workers.pipeline.execution import ExecItem, execute_items
 from workers.pipeline.plan import BatchPlan
+from training.rationale import build_rationales
 from workers.pipeline.questions import build_oi_questions, build_questions
 from workers.pipeline.records import ChatRequest, Completion
 from workers.pipeline.teachers.base import complete_all_sync
@@ -108,14 +109,16 @@ def finish(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequenc
             if not teacher_ok[sample_id] and verdict is None:
                 verdict = "teacher_failed"
         if verdict is None:
-            built = build_questions(code, entry, args, result, trace, seed=_item_seed(plan.seed, slot, code, args))
+            item_seed = _item_seed(plan.seed, slot, code, args)
+            built = build_questions(code, entry, args, result, trace, seed=item_seed)
             if built.status != "kept":
                 verdict = f"questions_{built.reason}"
             else:
                 questions = list(built.questions)
                 if len(result.get("repr", "")) <= OI_MAX_RESULT_CHARS:
                     questions += build_oi_questions(entry, args, result).questions
-                question_rows += [_question_row(sample_id, q) for q in questions]
+                notes = build_rationales(code, entry, args, result, trace, questions, item_seed)
+                question_rows += [_question_row(sample_id, q, notes.for_question(q)) for q in questions]
         if verdict:
             values.update(status="rejected", reject_reason=verdict)
         else:
@@ -140,8 +143,8 @@ def _item_seed(seed: int, slot: int, code: str, args: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _question_row(sample_id: int, question) -> dict[str, Any]:
-    return {
+def _question_row(sample_id: int, question, rationale: str | None = None) -> dict[str, Any]:
+    return {"rationale": rationale,
         "sample_id": sample_id, "position": question.position, "kind": question.kind, "line": question.line,
         "visit": question.visit, "variable": question.variable, "prompt": question.text,
         "gold_answer": question.gold_answer, "payload": dict(question.payload),

@@ -105,8 +105,9 @@ def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Seque
               with_solutions: bool = False, chunk: int = 2_000) -> Iterator[SampleRow]:
     """Full rows for `sample_ids`, yielded in that order, `chunk` ids per query.
 
-    `with_questions[i]` says whether the i-th sample needs its stored questions (only
-    white-box items do; the others are rebuilt from args and result)."""
+    `with_questions[i]` says whether the i-th sample needs its stored questions (white-box
+    items, and every item whose SFT target uses the stored rationales; the others are
+    rebuilt from args and result)."""
     for start in range(0, len(sample_ids), chunk):
         ids = list(sample_ids[start:start + chunk])
         need_q = [sid for sid, want in zip(ids, with_questions[start:start + chunk]) if want]
@@ -128,15 +129,15 @@ def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Seque
 def _questions(session: Session, ids: list[int]) -> dict[int, tuple[dict[str, Any], ...]]:
     stmt = (
         select(Question.sample_id, Question.kind, Question.position, Question.line, Question.visit,
-               Question.variable, Question.prompt, Question.gold_answer, Question.payload)
+               Question.variable, Question.prompt, Question.gold_answer, Question.payload, Question.rationale)
         .where(Question.sample_id.in_(ids))
         .order_by(Question.sample_id, Question.position)
     )
     out: dict[int, list[dict[str, Any]]] = {}
-    for sid, kind, pos, line, visit, var, prompt, gold, payload in session.connection().execute(stmt):
+    for sid, kind, pos, line, visit, var, prompt, gold, payload, rationale in session.connection().execute(stmt):
         out.setdefault(sid, []).append({"kind": kind, "position": pos, "line": line, "visit": visit,
                                         "variable": var, "text": prompt, "gold_answer": gold,
-                                        "payload": payload or {}})
+                                        "payload": payload or {}, "rationale": rationale})
     return {sid: tuple(qs) for sid, qs in out.items()}
 
 

@@ -32,7 +32,7 @@ SELECT s.id, json_build_array(
     e.args_source, e.result, e.hash_seed, e.python_version,
     CASE WHEN ids.want THEN (
         SELECT json_agg(json_build_array(q.kind, q.position, q.line, q.visit, q.variable, q.prompt,
-                                         q.gold_answer, q.payload) ORDER BY q.position, q.kind)
+                                         q.gold_answer, q.payload, q.rationale) ORDER BY q.position, q.kind)
         FROM questions q WHERE q.sample_id = s.id) END)::text
 FROM unnest(%s::bigint[], %s::boolean[]) AS ids(id, want)
 JOIN samples s ON s.id = ids.id

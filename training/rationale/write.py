@@ -277,7 +277,7 @@ def write_oi(code: str, entry: str, args: str, result: dict[str, Any], trace: di
         args_facts = [(n, t) for n, t in frame.args.items() if isinstance(t, dict) and n.isidentifier()]
         if not args_facts:
             return None
-        lines.append(f"Try these arguments: {writer.facts(args_facts)}.")
+        lines.append(f"Try these arguments: {writer.facts(args_facts, '=')}.")
     except _GiveUp:
         return None
     lines.append("Check it by running the call forward:")

@@ -20,7 +20,7 @@ from training.export.splits import Item
 
 HIST_BINS = 10
 REWARD = (
-    "Stage I reward (`training.rewards.compute_score`, METHOD.md section 6): "
+    "Stage I reward (`training.rewards.compute_score`, the ExecVerify white-box reward): "
     "R = 2 * ((1 - a) * io + a * step_accuracy) with a = 0.5, in the range 0 to 2. It is 0 "
     "unless the assertion is right (I->O: the output read as a literal; O->I: the input run "
     "against the stored function), then 1 + the share of white-box step answers that are "
@@ -150,8 +150,8 @@ def render_card(*, fmt_name: str, usage: str, files: dict[str, str], stats: dict
         "Verified code-execution reasoning data (ExecVerify method): every answer was obtained "
         "by running the program in a sandbox, and splits never share a program or a "
         "near-duplicate cluster of programs.", "", "## Usage", "", usage, "",
-        *([f"The {', '.join(sft_splits)} split(s) are in the SFT layout: "
-           f"`load_dataset(<dir>, 'sft')`.", ""] if sft_splits and groups["default"] else []),
+        *([f"Split(s) {', '.join(sft_splits)} are in the trainer's SFT layout, a `datasets` config "
+           "of their own: `load_dataset(<dir>, 'sft')`.", ""] if sft_splits and groups["default"] else []),
         "## Counts", "",
         "| split | rows | programs | clusters |", "|---|---|---|---|",
         *[f"| {s} | {st.rows} | {st.programs} | {st.clusters} |" for s, st in stats.items()], "",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from training.kinds import literal_args
+from training.rationale.reading import Unreadable, read
 from training.rationale.verify import RationaleError, verify_forward, verify_oi, verify_steps
 from training.rationale.write import MAX_TARGET_CHARS, write_forward, write_oi, write_steps
 from training.records import IO, OI, Question
@@ -91,39 +92,49 @@ def build_rationales(code: str, entry: str, args: str, result: dict[str, Any], t
     failures: dict[str, str] = {}
     io_text = oi_text = None
     notes: dict[int, str] = {}
+    written: dict[int, str] | None = None
+    try:
+        reading = read(code, entry, args, result, trace)
+    except Unreadable as exc:
+        return RationaleSet(failures={"trace": str(exc)})
     if io_q is not None:
-        io_text = write_forward(code, entry, args, result, trace, seed)
+        io_task = Task(IO_ONLY, code, entry, args, typed, (io_q,))
+        budget = MAX_TARGET_CHARS - len(compose_target("", io_task))
+        written = write_steps(code, entry, args, result, trace, steps, reading) if steps else None
+        wb_task = Task(IO_WHITEBOX, code, entry, args, typed, (io_q, *steps))
+        if written is not None:
+            notes_chars = sum(len(written[q.position]) + 1 for q in steps)
+            budget = min(budget, MAX_TARGET_CHARS - len(compose_target("", wb_task)) - notes_chars)
+        io_text = write_forward(code, entry, args, result, trace, seed, budget, reading=reading)
         try:
             if io_text is None:
                 raise RationaleError("could not be written")
-            verify_forward(io_text, code, entry, args, result, trace)
-            task = Task(IO_ONLY, code, entry, args, typed, (io_q,))
-            problem = _scores_max(io_text, task)
+            verify_forward(io_text, code, entry, args, result, trace, reading)
+            problem = _scores_max(io_text, io_task)
             if problem:
                 raise RationaleError(problem)
         except RationaleError as exc:
             failures["io"], io_text = str(exc), None
     if io_text is not None and steps:
-        written = write_steps(code, entry, args, result, trace, steps)
         try:
             if written is None:
                 raise RationaleError("could not be written")
-            verify_steps(written, list(steps), code, entry, args, result, trace)
-            task = Task(IO_WHITEBOX, code, entry, args, typed, (io_q, *steps))  # type: ignore[arg-type]
-            problem = _scores_max("\n".join([io_text, *(written[q.position] for q in steps)]), task)
+            verify_steps(written, list(steps), code, entry, args, result, trace, reading)
+            problem = _scores_max("\n".join([io_text, *(written[q.position] for q in steps)]), wb_task)
             if problem:
                 raise RationaleError(problem)
             notes = written
         except RationaleError as exc:
             failures["steps"] = str(exc)
     if oi_q is not None:
-        oi_text = write_oi(code, entry, args, result, trace, seed + 1)
+        oi_task = Task(OUTPUT_INPUT, code, entry, args, typed, (oi_q,))
+        oi_text = write_oi(code, entry, args, result, trace, seed + 1, MAX_TARGET_CHARS - len(compose_target("", oi_task)),
+                           reading=reading)
         try:
             if oi_text is None:
                 raise RationaleError("could not be written")
-            verify_oi(oi_text, code, entry, args, result, trace)
-            task = Task(OUTPUT_INPUT, code, entry, args, typed, (oi_q,))
-            problem = _scores_max(oi_text, task, _stored_runner(args, typed))
+            verify_oi(oi_text, code, entry, args, result, trace, reading)
+            problem = _scores_max(oi_text, oi_task, _stored_runner(args, typed))
             if problem:
                 raise RationaleError(problem)
         except RationaleError as exc:

@@ -15,6 +15,7 @@ NEXTS = ("so line {m} runs next", "so execution goes to line {m}", "so line {m} 
 NEXT_ITEMS = ("the loop takes its next item", "the loop moves on to its next item")
 NO_ITEMS = ("no items are left", "the loop is over")
 RETURNS = ("the function returns `{v}` ({t})", "it returns `{v}` ({t})")
+RETURNS_LONG = ("the function returns a {t} (too long to write out)", "it returns a {t} (too long to write out)")
 ENTRIES = ("We call `{call}`", "Start with the call `{call}`")
 SUMMARIES = ("The loop at line {h} runs {n} more {times} in the same way; when line {h} is reached again",
              "The loop at line {h} repeats {n} more {times} like this; when line {h} is reached again")
@@ -26,10 +27,13 @@ TYPE = r"[A-Za-z_][A-Za-z0-9_.]*"
 
 ENTRY_RE = re.compile(rf"^(?:We call|Start with the call) `(?P<call>{CODE})`(?:, so)?")
 LINE_RE = re.compile(rf"^(?:Line|At line|Then line) (?P<n>\d+) \(`(?P<src>{CODE})`\)")
-RETURN_OUT_RE = re.compile(rf"^`(?P<func>{NAME})` returns `(?P<v>{CODE})` \((?P<t>{TYPE})\)")
+RETURN_OUT_RE = re.compile(rf"^`(?P<func>{NAME})` returns (?:`(?P<v>{CODE})` \((?P<t>{TYPE})\)"
+                           rf"|a (?P<lt>{TYPE}) \(too long to write out\))")
 SUMMARY_RE = re.compile(r"^The loop at line (?P<h>\d+) (?:runs|repeats) (?P<n>\d+) more times? "
                         r"(?:in the same way|like this); when line (?P=h) is reached again")
-FINAL_RE = re.compile(rf"^So (?:the call )?`(?P<call>{CODE})` (?:returns|gives) `(?P<v>{CODE})` \((?P<t>{TYPE})\)\.$")
+FINALS_LONG = ("So `{call}` returns a {t}, written out in the answer below.",)
+FINAL_RE = re.compile(rf"^So (?:the call )?`(?P<call>{CODE})` (?:returns|gives) (?:`(?P<v>{CODE})` \((?P<t>{TYPE})\)"
+                      rf"|a (?P<lt>{TYPE}), written out in the answer below)\.$")
 
 FACT_RE = re.compile(rf"`(?P<name>{NAME})` (?:=|becomes|is now|is set to) `(?P<v>{CODE})` \((?P<t>{TYPE})\)")
 UPDATED_RE = re.compile(rf"`(?P<name>{NAME})` is updated \((?P<t>{TYPE})\)")
@@ -37,7 +41,8 @@ CONDITION_RE = re.compile(r"the (?:condition|test) (?:is|evaluates to) (?P<b>Tru
 NEXT_RE = re.compile(r"so (?:line (?P<a>\d+) (?:runs|comes) next|execution goes to line (?P<b>\d+))")
 NEXT_ITEM_RE = re.compile(r"the loop (?:takes its|moves on to its) next item")
 NO_ITEMS_RE = re.compile(r"no items are left|the loop is over")
-RETURNS_RE = re.compile(rf"(?:the function|it) returns `(?P<v>{CODE})` \((?P<t>{TYPE})\)")
+RETURNS_RE = re.compile(rf"(?:the function|it) returns (?:`(?P<v>{CODE})` \((?P<t>{TYPE})\)"
+                        rf"|a (?P<lt>{TYPE}) \(too long to write out\))")
 CALLS_NESTED_RE = re.compile(rf"calls `(?P<func>{NAME})`:$")
 CALLS_SUMMARY_RE = re.compile(rf"calls `(?P<func>{NAME})` \((?P<n>\d+) times?\)")
 

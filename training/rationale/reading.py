@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from training.trace.source_map import LOOP_KINDS, SourceMap, build_source_map
+from training.trace.source_map import LOOP_KINDS, SourceMap, source_map_of
 from training.trace.visits import FrameRecord, Visit, VisitLog, read_visits
 
 MAX_VALUE_CHARS = 80  # longer values are stated by type only
@@ -27,6 +27,7 @@ class Reading:
     by_frame: dict[int, list[Visit]] = field(default_factory=dict)
     iteration: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(visit) -> (entry key, iteration)
     totals: dict[int, int] = field(default_factory=dict)  # loop entry key -> header visits
+    _changed: dict[int, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict, repr=False)
 
     def visible(self, frame: FrameRecord) -> bool:
         return frame.func in self.smap.params
@@ -36,6 +37,9 @@ class Reading:
 
     def changed(self, visit: Visit) -> list[tuple[str, dict[str, Any]]]:
         """Names new or changed after the visit, in the order the trace lists them."""
+        known = self._changed.get(id(visit))
+        if known is not None:
+            return known
         out = []
         for name, typed in (visit.after or {}).items():
             if not isinstance(typed, dict) or not name.isidentifier() or name.startswith("__"):
@@ -43,14 +47,17 @@ class Reading:
             old = visit.before.get(name)
             if old is None or old.get("type") != typed.get("type") or old.get("repr") != typed.get("repr"):
                 out.append((name, typed))
+        self._changed[id(visit)] = out
         return out
 
 
 def read(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None) -> Reading:
+    """Raises Unreadable. Writers and verifiers take an optional `reading` so that one
+    sample's trace is read once for all of them."""
     if not trace or not isinstance(trace.get("steps"), list) or trace.get("truncated"):
         raise Unreadable("trace missing or cut short")
     try:
-        smap = build_source_map(code)
+        smap = source_map_of(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise Unreadable("code does not parse") from None
     log = read_visits(trace["steps"], smap)

@@ -30,6 +30,13 @@ def _same(typed: dict[str, Any] | None, value: str, type_name: str) -> bool:
         and not typed.get("truncated")
 
 
+def _returned(typed: dict[str, Any] | None, m: re.Match[str]) -> bool:
+    """A stated return: the value and type, or (too long to write out) the type alone."""
+    if m["lt"] is not None:
+        return isinstance(typed, dict) and str(typed.get("type")) == m["lt"]
+    return _same(typed, m["v"], m["t"])
+
+
 def _consume(rest: str, match: re.Match[str]) -> str:
     return rest.replace(match.group(0), "", 1)
 
@@ -106,7 +113,7 @@ class _Forward:
         if index != len(self.r.by_frame.get(frame.id, [])):
             self.fail("the result is stated before the call has returned")
         self.stack.pop()
-        if m["call"] != f"{self.r.entry}({self.r.args})" or not _same(self.r.result, m["v"], m["t"]):
+        if m["call"] != f"{self.r.entry}({self.r.args})" or not _returned(self.r.result, m):
             self.fail("the stated result is not the call's result")
         self.finished = True
 
@@ -164,8 +171,8 @@ class _Forward:
                 self.fail(f"line {visit.next_line} runs after line {visit.line}, not line {m['a'] or m['b']}")
             rest = _consume(rest, m)
         if (m := L.RETURNS_RE.search(rest)) is not None:
-            if visit.next_line != LEAVES or not _same(frame.value, m["v"], m["t"]):
-                self.fail(f"`{frame.func}` does not return `{m['v']}` ({m['t']}) after line {visit.line}")
+            if visit.next_line != LEAVES or not _returned(frame.value, m):
+                self.fail(f"`{frame.func}` does not return that after line {visit.line}")
             rest = _consume(rest, m)
         rest = self.facts(rest, visit.after, visit.before)
         if "nothing changes" in rest:
@@ -180,8 +187,8 @@ class _Forward:
         frame, index, caller = self.stack[-1]
         if m["func"] != frame.func or index != len(self.r.by_frame.get(frame.id, [])):
             self.fail(f"`{m['func']}` is not the call that returns here")
-        if not _same(frame.value, m["v"], m["t"]):
-            self.fail(f"`{frame.func}` returns something else than `{m['v']}` ({m['t']})")
+        if not _returned(frame.value, m):
+            self.fail(f"`{frame.func}` returns something else")
         self.stack.pop()
         parent = self.stack[-1][0]
         assert caller is not None
@@ -215,7 +222,10 @@ def _lines(text: str) -> list[str]:
     return [line for line in text.split("\n") if line.strip()]
 
 
-def _reading(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None) -> Reading:
+def _reading(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
+             reading: Reading | None = None) -> Reading:
+    if reading is not None:
+        return reading
     try:
         return read(code, entry, args, result, trace)
     except Unreadable as exc:
@@ -223,15 +233,15 @@ def _reading(code: str, entry: str, args: str, result: dict[str, Any], trace: di
 
 
 def verify_forward(text: str, code: str, entry: str, args: str, result: dict[str, Any],
-                   trace: dict[str, Any] | None) -> None:
+                   trace: dict[str, Any] | None, reading: Reading | None = None) -> None:
     """Raises RationaleError unless every statement of the account holds in the trace."""
-    _Forward(_reading(code, entry, args, result, trace)).run(_lines(text))
+    _Forward(_reading(code, entry, args, result, trace, reading)).run(_lines(text))
 
 
 def verify_steps(notes: dict[int, str], steps: list[Question], code: str, entry: str, args: str,
-                 result: dict[str, Any], trace: dict[str, Any] | None) -> None:
+                 result: dict[str, Any], trace: dict[str, Any] | None, reading: Reading | None = None) -> None:
     """Each note must answer its own question with what the trace shows."""
-    reading = _reading(code, entry, args, result, trace)
+    reading = _reading(code, entry, args, result, trace, reading)
     smap, by_line = reading.smap, reading.log.by_line
     for q in steps:
         note = notes.get(q.position)
@@ -262,10 +272,11 @@ def verify_steps(notes: dict[int, str], steps: list[Question], code: str, entry:
             raise RationaleError(f"{where}: `{m['name']}` is not `{m['v']}` ({m['t']}) there")
 
 
-def verify_oi(text: str, code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None) -> None:
+def verify_oi(text: str, code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
+              reading: Reading | None = None) -> None:
     """The backward part (goal, returning line, the value there, where it was set, the
     chosen arguments) and then the forward account of the chosen input."""
-    reading = _reading(code, entry, args, result, trace)
+    reading = _reading(code, entry, args, result, trace, reading)
     lines = _lines(text)
     try:
         split = next(i for i, line in enumerate(lines) if L.OI_CHECK_RE.match(line))

@@ -22,18 +22,19 @@ from training.trace.visits import LEAVES, FrameRecord, Visit
 
 MAX_TARGET_CHARS = 4_800  # about 1,500 tokens of code-heavy text
 MAX_CALL_DEPTH = 3  # deeper helper calls are stated by their result only
-DETAILS = (3, 2, 1)
+MAX_GOAL_CHARS = 400  # the output an O->I rationale starts from is always written out
+DETAILS = (3, 2, 1, 0)  # loop iterations written out before a summary
 
 
 class _GiveUp(Exception):
     pass
 
 
-def _typed_text(typed: dict[str, Any] | None) -> tuple[str, str] | None:
+def _typed_text(typed: dict[str, Any] | None, limit: int = MAX_VALUE_CHARS) -> tuple[str, str] | None:
     if not isinstance(typed, dict) or typed.get("truncated") or "repr" not in typed or "type" not in typed:
         return None
     value, type_name = str(typed["repr"]), str(typed["type"])
-    if len(value) > MAX_VALUE_CHARS or not stateable(value) or not stateable(type_name):
+    if len(value) > limit or not stateable(value) or not stateable(type_name):
         return None
     return value, type_name
 
@@ -60,6 +61,16 @@ class _Writer:
     def facts(self, pairs: list[tuple[str, dict[str, Any]]], verb: str | None = None) -> str:
         return ", ".join(self.fact(n, t, verb) for n, t in pairs)
 
+    def returns(self, typed: dict[str, Any] | None, short: Sequence[str], long: Sequence[str], **names: str) -> str:
+        """A returned value, or only its type when it is too long to write out."""
+        stated = _typed_text(typed)
+        if stated is not None:
+            return self.pick(short).format(v=stated[0], t=stated[1], **names)
+        type_name = str((typed or {}).get("type", ""))
+        if not type_name or not stateable(type_name) or not type_name.replace(".", "_").isidentifier():
+            raise _GiveUp
+        return self.pick(long).format(t=type_name, **names)
+
     def source(self, line: int) -> str:
         src = self.r.smap.statements[line].source
         if not stateable(src):
@@ -79,9 +90,7 @@ class _Writer:
         self.lines.append(f"{head}, so {self.facts(args, '=')}." if args else f"{head}.")
 
     def final(self) -> None:
-        stated = _typed_text(self.r.result)
-        if stated is not None:
-            self.lines.append(self.pick(L.FINALS).format(call=self.call_text(), v=stated[0], t=stated[1]))
+        self.lines.append(self.returns(self.r.result, L.FINALS, L.FINALS_LONG, call=self.call_text()))
 
     def frame(self, frame: FrameRecord, depth: int) -> None:
         visits = self.r.by_frame.get(frame.id, [])
@@ -133,10 +142,8 @@ class _Writer:
             child = children[0]
             self.lines.append(f"{pad}{head} calls `{child.func}`:")
             self.frame(child, depth + 1)
-            stated = _typed_text(child.value)
-            if stated is None:
-                raise _GiveUp
-            back = f"`{child.func}` returns `{stated[0]}` ({stated[1]})"
+            back = self.returns(child.value, ("`{f}` returns `{v}` ({t})",),
+                                ("`{f}` returns a {t} (too long to write out)",), f=child.func)
             self.lines.append(f"{pad}{back}, {', '.join(clauses)}." if clauses else f"{pad}{back}.")
             return
         if children:
@@ -154,10 +161,7 @@ class _Writer:
         if stmt.kind == "return" or leaves:
             if changed and stmt.kind != "return":
                 out.append(self.facts(changed))
-            stated = _typed_text(frame.value)
-            if stated is None:
-                raise _GiveUp
-            out.append(self.pick(L.RETURNS).format(v=stated[0], t=stated[1]))
+            out.append(self.returns(frame.value, L.RETURNS, L.RETURNS_LONG))
             return out
         if stmt.kind in ("if", "while"):
             taken = visit.next_line == stmt.body_first
@@ -185,24 +189,32 @@ def _narrate(reading: Reading, seed: int, budget: int) -> list[str] | None:
     return None
 
 
+def _read(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
+          reading: Reading | None) -> Reading | None:
+    if reading is not None:
+        return reading
+    try:
+        return read(code, entry, args, result, trace)
+    except Unreadable:
+        return None
+
+
 def write_forward(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
-                  seed: int = 0, budget: int = MAX_TARGET_CHARS) -> str | None:
+                  seed: int = 0, budget: int = MAX_TARGET_CHARS, reading: Reading | None = None) -> str | None:
     """The account of the call, line by line, or None when it cannot be written exactly
     within `budget` characters."""
-    try:
-        reading = read(code, entry, args, result, trace)
-    except Unreadable:
+    reading = _read(code, entry, args, result, trace, reading)
+    if reading is None:
         return None
     lines = _narrate(reading, seed, budget)
     return None if lines is None else "\n".join(lines)
 
 
 def write_steps(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
-                steps: Sequence[Question]) -> dict[int, str] | None:
+                steps: Sequence[Question], reading: Reading | None = None) -> dict[int, str] | None:
     """One note per white-box question (position -> text), or None if any cannot be written."""
-    try:
-        reading = read(code, entry, args, result, trace)
-    except Unreadable:
+    reading = _read(code, entry, args, result, trace, reading)
+    if reading is None:
         return None
     notes: dict[int, str] = {}
     smap = reading.smap
@@ -246,13 +258,12 @@ def write_steps(code: str, entry: str, args: str, result: dict[str, Any], trace:
 
 
 def write_oi(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
-             seed: int = 0, budget: int = MAX_TARGET_CHARS) -> str | None:
+             seed: int = 0, budget: int = MAX_TARGET_CHARS, reading: Reading | None = None) -> str | None:
     """From the required output back to the stored input, then that input traced forward."""
-    try:
-        reading = read(code, entry, args, result, trace)
-    except Unreadable:
+    reading = _read(code, entry, args, result, trace, reading)
+    if reading is None:
         return None
-    stated = _typed_text(result)
+    stated = _typed_text(result, MAX_GOAL_CHARS)
     frame = reading.log.frames[0]
     visits = reading.by_frame.get(0, [])
     if stated is None or not visits:
@@ -265,12 +276,12 @@ def write_oi(code: str, entry: str, args: str, result: dict[str, Any], trace: di
         if stmt.kind == "return":
             src = writer.source(last.line)
             name = _returned_name(stmt.source)
-            held = _typed_text(last.before.get(name)) if name else None
+            held = _typed_text(last.before.get(name), MAX_GOAL_CHARS) if name else None
             if name and held == stated:
                 lines.append(f"The function returns it at line {last.line} (`{src}`), so `{name}` must be "
                              f"`{stated[0]}` ({stated[1]}) there.")
                 setter = _last_change(visits[:-1], name)
-                if setter is not None and _typed_text((setter.after or {}).get(name)) == stated:
+                if setter is not None and _typed_text((setter.after or {}).get(name), MAX_GOAL_CHARS) == stated:
                     lines.append(f"`{name}` gets that value at line {setter.line} (`{writer.source(setter.line)}`).")
             else:
                 lines.append(f"The function returns it at line {last.line} (`{src}`).")
@@ -281,13 +292,11 @@ def write_oi(code: str, entry: str, args: str, result: dict[str, Any], trace: di
     except _GiveUp:
         return None
     lines.append("Check it by running the call forward:")
-    rest = budget - sum(len(x) + 1 for x in lines) - 80
-    forward = _narrate(reading, seed, rest)
+    done = f"That is `{stated[0]}`, the required output, so the input works."
+    forward = _narrate(reading, seed, budget - sum(len(x) + 1 for x in lines) - len(done) - 1)
     if forward is None:
         return None
-    lines += forward
-    lines.append(f"That is `{stated[0]}`, the required output, so the input works.")
-    return "\n".join(lines)
+    return "\n".join([*lines, *forward, done])
 
 
 def _returned_name(source: str) -> str | None:

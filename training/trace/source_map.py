@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 LOOP_KINDS = ("for", "while")
 BRANCH_KINDS = ("if",)
@@ -66,6 +67,13 @@ class SourceMap:
         return [other for other in self.functions.get(stmt.scope, [])
                 if other < line and self.statements[other].kind in LOOP_KINDS
                 and self.statements[other].end >= line]
+
+
+@lru_cache(maxsize=1024)
+def source_map_of(code: str) -> SourceMap:
+    """The map of `code`, built once per process: a program has several inputs, and the
+    questions, the rationale writer and its verifier all read it (callers only read it)."""
+    return build_source_map(code)
 
 
 def build_source_map(code: str) -> SourceMap:

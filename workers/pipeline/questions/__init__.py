@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from training import make
@@ -17,7 +16,7 @@ from training.answers import is_open
 from training.kinds import GradeContext, grade_question
 from training.records import Question
 from training.values import NotALiteral, canonical_type, parse_literal
-from training.trace.source_map import LOOP_KINDS, SourceMap, build_source_map
+from training.trace.source_map import LOOP_KINDS, SourceMap, source_map_of
 from training.trace.visits import LEAVES, read_visits
 from workers.pipeline.questions.candidates import (
     NextLineCandidate, VariableCandidate, input_dependent_names, never_run_lines,
@@ -93,7 +92,7 @@ def build_questions(code: str, entry_point: str, args: str, result: dict[str, An
     if not trace or not isinstance(trace.get("steps"), list):
         return QuestionSet("rejected", (io,), reason="trace_missing")
     try:
-        smap = _source_map(code)
+        smap = source_map_of(code)
     except SyntaxError:
         return QuestionSet("rejected", (io,), reason="code_not_parsable")
     log = read_visits(trace["steps"], smap)
@@ -132,12 +131,6 @@ def whitebox_eligible(code: str, smap: SourceMap, min_lines: int) -> bool:
     if any(stmt.kind in LOOP_KINDS for stmt in smap.statements.values()):
         return True
     return sum(1 for line in code.split("\n") if line.strip()) >= min_lines
-
-
-@lru_cache(maxsize=1024)
-def _source_map(code: str) -> SourceMap:
-    """A program has several inputs, each a sample: its map is built once (and only read)."""
-    return build_source_map(code)
 
 
 def _next_question(position: int, cand: NextLineCandidate, smap: SourceMap) -> Question:

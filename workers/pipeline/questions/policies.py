@@ -17,7 +17,7 @@ from training.kinds import literal_args
 from training.records import Question
 from training.rewards.whitebox import score_assertion_task
 from training.tasks import IO_WHITEBOX, Task
-from training.trace.source_map import build_source_map
+from training.trace.source_map import source_map_of
 
 Policy = Callable[[Task, Question], str]
 
@@ -31,7 +31,7 @@ def _nil(task: Task, q: Question) -> str:
 
 
 def _first_line(task: Task, q: Question) -> str:
-    smap = build_source_map(task.code)
+    smap = source_map_of(task.code)
     scope = smap.statements[q.line].scope if q.line in smap.statements else task.entry_point
     lines = smap.functions.get(scope) or smap.functions.get(task.entry_point) or []
     return smap.statements[lines[0]].source if lines else "-1"

@@ -11,7 +11,8 @@ exception inside the line.
 
 Each candidate carries a priority: input-dependent values (the line reads a parameter or
 something computed from one), loop-carried values (a loop line updating what it read) and
-later visits of loop lines are worth more than first visits of straight-line code.
+later visits of loop lines are worth more than first visits of straight-line code; a value
+equal to one of the call's arguments is printed in the prompt, so it comes last.
 """
 
 from __future__ import annotations
@@ -111,6 +112,8 @@ def variable_candidates(smap: SourceMap, log: VisitLog, tainted: set[str] | None
     tainted = input_dependent_names(smap) if tainted is None else tainted
     out: list[VariableCandidate] = []
     gradable: dict[tuple[str, str], bool] = {}  # values recur step after step
+    shown = {(str(t.get("type")), str(t.get("repr"))) for t in (log.frames[0].args.values() if log.frames else ())
+             if isinstance(t, dict)}
     for visit in log.visits:
         stmt = smap.statements[visit.line]
         if not stmt.askable or stmt.assigns_literal or visit.after is None or visit.raised:
@@ -131,7 +134,7 @@ def variable_candidates(smap: SourceMap, log: VisitLog, tainted: set[str] | None
             if not gradable[key]:
                 continue
             carried = in_loop and old is not None and (name in stmt.reads or stmt.kind in LOOP_KINDS)
-            priority = 2 * dependent + 2 * carried + (in_loop and visit.visit > 1)
+            priority = 2 * dependent + 2 * carried + (in_loop and visit.visit > 1) - 6 * (key in shown)
             out.append(VariableCandidate(visit.line, visit.visit, name,
                                          {"type": typed["type"], "repr": typed["repr"]}, "changed", priority))
     for line in never_run_lines(smap, log):

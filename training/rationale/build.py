@@ -129,11 +129,11 @@ def build_rationales(code: str, entry: str, args: str, result: dict[str, Any], t
     if oi_q is not None:
         oi_task = Task(OUTPUT_INPUT, code, entry, args, typed, (oi_q,))
         oi_text = write_oi(code, entry, args, result, trace, seed + 1, MAX_TARGET_CHARS - len(compose_target("", oi_task)),
-                           reading=reading)
+                           reading=reading, forward=io_text)
         try:
             if oi_text is None:
                 raise RationaleError("could not be written")
-            verify_oi(oi_text, code, entry, args, result, trace, reading)
+            verify_oi(oi_text, code, entry, args, result, trace, reading, verified_forward=io_text)
             problem = _scores_max(oi_text, oi_task, _stored_runner(args, typed))
             if problem:
                 raise RationaleError(problem)

@@ -273,9 +273,10 @@ def verify_steps(notes: dict[int, str], steps: list[Question], code: str, entry:
 
 
 def verify_oi(text: str, code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
-              reading: Reading | None = None) -> None:
+              reading: Reading | None = None, verified_forward: str | None = None) -> None:
     """The backward part (goal, returning line, the value there, where it was set, the
-    chosen arguments) and then the forward account of the chosen input."""
+    chosen arguments) and then the forward account of the chosen input (not checked again
+    when it is `verified_forward`, an account of this trace that passed `verify_forward`)."""
     reading = _reading(code, entry, args, result, trace, reading)
     lines = _lines(text)
     try:
@@ -320,4 +321,5 @@ def verify_oi(text: str, code: str, entry: str, args: str, result: dict[str, Any
     tail = lines[split + 1:]
     if not tail or (m := L.OI_DONE_RE.match(tail[-1])) is None or str(result.get("repr")) != m["v"]:
         raise RationaleError("the forward check does not end with the required output")
-    _Forward(reading).run(tail[:-1])
+    if verified_forward is None or "\n".join(tail[:-1]) != "\n".join(_lines(verified_forward)):
+        _Forward(reading).run(tail[:-1])

@@ -258,8 +258,10 @@ def write_steps(code: str, entry: str, args: str, result: dict[str, Any], trace:
 
 
 def write_oi(code: str, entry: str, args: str, result: dict[str, Any], trace: dict[str, Any] | None,
-             seed: int = 0, budget: int = MAX_TARGET_CHARS, reading: Reading | None = None) -> str | None:
-    """From the required output back to the stored input, then that input traced forward."""
+             seed: int = 0, budget: int = MAX_TARGET_CHARS, reading: Reading | None = None,
+             forward: str | None = None) -> str | None:
+    """From the required output back to the stored input, then that input traced forward
+    (`forward`: an account of the call already written, used when it fits)."""
     reading = _read(code, entry, args, result, trace, reading)
     if reading is None:
         return None
@@ -293,10 +295,13 @@ def write_oi(code: str, entry: str, args: str, result: dict[str, Any], trace: di
         return None
     lines.append("Check it by running the call forward:")
     done = f"That is `{stated[0]}`, the required output, so the input works."
-    forward = _narrate(reading, seed, budget - sum(len(x) + 1 for x in lines) - len(done) - 1)
-    if forward is None:
+    room = budget - sum(len(x) + 1 for x in lines) - len(done) - 1
+    if forward is not None and len(forward) < room:
+        return "\n".join([*lines, forward, done])
+    narrated = _narrate(reading, seed, room)
+    if narrated is None:
         return None
-    return "\n".join([*lines, *forward, done])
+    return "\n".join([*lines, *narrated, done])
 
 
 def _returned_name(source: str) -> str | None:

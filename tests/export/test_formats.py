@@ -4,37 +4,17 @@ json), schema asserted field by field, and the RL rows graded by `training.rewar
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sandbox import Limits, Sandbox
-from tests.export.conftest import small_spec
-from training.rewards import compute_score, reward_func, runtime, trl_reward
+from training.rewards import compute_score, reward_func, trl_reward
 from training.tasks import Task
 
 EXPECTED_COUNTS = {"sft": {"io": 20, "oi": 20}, "rl": {"io_whitebox": 30, "oi": 10},
                    "eval": {"io_whitebox": 10, "oi": 5}}
-
-
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox(isolation="namespaces", limits=Limits(timeout_s=5.0, memory_mb=256)) as sb:
-        with runtime.use_sandbox(sb):
-            yield sb
-
-
-@pytest.fixture(scope="module")
-def exports(db, tmp_path_factory) -> dict[str, Path]:
-    base = tmp_path_factory.mktemp("formats")
-    out = {}
-    for fmt in ("verl", "trl", "openai", "llamafactory", "openrlhf"):
-        db.export(small_spec(fmt), base / fmt)
-        out[fmt] = base / fmt
-    return out
 
 
 def _answer(gold_block: str) -> str:

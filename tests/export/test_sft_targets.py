@@ -11,33 +11,12 @@ from pathlib import Path
 import datasets
 import pytest
 
-from sandbox import Limits, Sandbox
-from tests.export.conftest import small_spec
 from training.export.items import ANSWER_ONLY, FROM_TEACHER, FROM_TRACE, ExportItem, build_task
 from training.export.query import load_rows
-from training.rewards import runtime, score
+from training.rewards import score
 from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT
 
 SFT_ROWS = 40
-
-
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox(isolation="namespaces", limits=Limits(timeout_s=5.0, memory_mb=256)) as sb:
-        with runtime.use_sandbox(sb):
-            yield sb
-
-
-@pytest.fixture(scope="module")
-def exports(db, tmp_path_factory) -> dict[str, Path]:
-    base = tmp_path_factory.mktemp("sft")
-    out = {}
-    for fmt in ("verl", "trl", "openai", "llamafactory", "openrlhf"):
-        db.export(small_spec(fmt), base / fmt)
-        out[fmt] = base / fmt
-    out["llamafactory_system"] = base / "llamafactory_system"
-    db.export(small_spec("llamafactory", system_prompt="You reason about code."), out["llamafactory_system"])
-    return out
 
 
 def _pairs(fmt: str, folder: Path) -> list[tuple[str, str]]:

@@ -45,6 +45,30 @@ def is_sft_split(split: str) -> bool:
     return split == "sft" or split.startswith("sft_")
 
 
+class ChatLayout:
+    """For chat SFT formats: JSON lines with the target in every split."""
+
+    def schema_for(self, split: str) -> pa.Schema | None:
+        return None
+
+    def carries_targets(self, split: str) -> bool:
+        return True
+
+
+class SftSplitLayout:
+    """For RL formats: the RL layout (`rl_schema`) for RL and eval splits, the trainer's SFT
+    layout (`sft_schema`, with the target) for SFT splits."""
+
+    rl_schema: pa.Schema | None = None
+    sft_schema: pa.Schema | None = None
+
+    def schema_for(self, split: str) -> pa.Schema | None:
+        return self.sft_schema if is_sft_split(split) else self.rl_schema
+
+    def carries_targets(self, split: str) -> bool:
+        return is_sft_split(split)
+
+
 def chat(item: ExportItem, system_prompt: str | None, with_answer: bool) -> list[dict[str, str]]:
     """OpenAI-style messages: optional system, the user prompt, optionally the answer."""
     messages = [{"role": "system", "content": system_prompt}] if system_prompt else []

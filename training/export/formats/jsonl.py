@@ -6,25 +6,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pyarrow as pa
-
-from training.export.formats.base import SplitFile, chat, is_sft_split, sft_meta
+from training.export.formats.base import ChatLayout, SftSplitLayout, SplitFile, chat, is_sft_split, sft_meta
 from training.export.items import ExportItem
 
 
-class OpenAIFormat:
+class OpenAIFormat(ChatLayout):
     """`{"messages": [...]}` per line: the chat fine-tuning format most SFT tools read.
     Only `messages` is written (OpenAI's own fine-tuning rejects unknown keys)."""
 
     name = "openai"
     file_kind = "jsonl"
     usage = "OpenAI-style chat SFT: each line is `{\"messages\": [...]}` (user prompt, assistant answer)."
-
-    def schema_for(self, split: str) -> pa.Schema | None:
-        return None
-
-    def carries_targets(self, split: str) -> bool:
-        return True
 
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         return {"messages": chat(item, system_prompt, with_answer=True)}
@@ -33,7 +25,7 @@ class OpenAIFormat:
         return {}
 
 
-class LlamaFactoryFormat:
+class LlamaFactoryFormat(ChatLayout):
     """ShareGPT records (`conversations` of `from`/`value` turns) plus the matching
     `dataset_info.json`, so `dataset_dir=<dir> dataset=execsynth_sft` works unchanged. The
     `system` column is mapped only when the rows have one (LLaMA-Factory reads every mapped
@@ -43,12 +35,6 @@ class LlamaFactoryFormat:
     file_kind = "jsonl"
     usage = ("LLaMA-Factory: `dataset_dir: <dir>` and `dataset: execsynth_sft` "
              "(entries are in `dataset_info.json`).")
-
-    def schema_for(self, split: str) -> pa.Schema | None:
-        return None
-
-    def carries_targets(self, split: str) -> bool:
-        return True
 
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         turns = [{"from": "human" if m["role"] == "user" else "gpt", "value": m["content"]}
@@ -70,7 +56,7 @@ class LlamaFactoryFormat:
         return {"dataset_info.json": json.dumps(info, indent=2, sort_keys=True) + "\n"}
 
 
-class OpenRLHFFormat:
+class OpenRLHFFormat(SftSplitLayout):
     """RL splits: `input` (the prompt text) and `label` (the ground-truth string the reward
     reads): `--input_key input --label_key label --remote_rm_url <training/rewards/__init__.py>`.
     SFT splits: `input` and `output` (the target): `--input_key input --output_key output`."""
@@ -80,12 +66,6 @@ class OpenRLHFFormat:
     usage = ("OpenRLHF RL: `--prompt_data <dir>/rl.jsonl --input_key input --label_key label "
              "--apply_chat_template` with `reward_func` from `training.rewards`. OpenRLHF SFT: "
              "`--dataset <dir>/sft.jsonl --input_key input --output_key output --apply_chat_template`.")
-
-    def schema_for(self, split: str) -> pa.Schema | None:
-        return None
-
-    def carries_targets(self, split: str) -> bool:
-        return is_sft_split(split)
 
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         task, row = item.task, item.row

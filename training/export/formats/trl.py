@@ -10,7 +10,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from training.export.formats.base import MESSAGES_TYPE, SFT_META_FIELDS, SplitFile, chat, is_sft_split, sft_meta
+from training.export.formats.base import (
+    MESSAGES_TYPE, SFT_META_FIELDS, SftSplitLayout, SplitFile, chat, is_sft_split, sft_meta,
+)
 from training.export.items import ExportItem
 
 SCHEMA = pa.schema([
@@ -21,21 +23,17 @@ SCHEMA = pa.schema([
 SFT_SCHEMA = pa.schema([("prompt", MESSAGES_TYPE), ("completion", MESSAGES_TYPE), *SFT_META_FIELDS])
 
 
-class TrlFormat:
+class TrlFormat(SftSplitLayout):
     name = "trl"
     file_kind = "parquet"
+    rl_schema = SCHEMA
+    sft_schema = SFT_SCHEMA
     usage = (
         "TRL RL: `GRPOTrainer(reward_funcs=training.rewards.trl_reward, "
         "train_dataset=load_dataset('parquet', data_files='<dir>/rl.parquet')['train'])`. "
         "TRL SFT: `SFTTrainer(train_dataset=load_dataset('parquet', data_files='<dir>/sft.parquet')['train'])` "
         "(conversational prompt + completion)."
     )
-
-    def schema_for(self, split: str) -> pa.Schema | None:
-        return SFT_SCHEMA if is_sft_split(split) else SCHEMA
-
-    def carries_targets(self, split: str) -> bool:
-        return is_sft_split(split)
 
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         task, row = item.task, item.row

@@ -17,7 +17,7 @@ from typing import Any
 import pyarrow as pa
 
 from training.export.formats.base import (
-    ABILITY, MESSAGES_TYPE, SFT_META_FIELDS, SplitFile, chat, is_sft_split, sft_meta,
+    ABILITY, MESSAGES_TYPE, SFT_META_FIELDS, SftSplitLayout, SplitFile, chat, is_sft_split, sft_meta,
 )
 from training.export.items import ExportItem
 from training.export.jsontext import dumps_sorted, dumps_sorted_ascii
@@ -62,21 +62,17 @@ def ground_truth(task: Task, question_json: str) -> str:
     return head + question_json + tail
 
 
-class VerlFormat:
+class VerlFormat(SftSplitLayout):
     name = "verl"
     file_kind = "parquet"
+    rl_schema = SCHEMA
+    sft_schema = SFT_SCHEMA
     usage = (
         "verl RL: `data.train_files=<dir>/rl.parquet data.val_files=<dir>/eval.parquet "
         "custom_reward_function.path=<execsynth>/training/rewards/__init__.py "
         "custom_reward_function.name=compute_score`. verl SFT: `data.train_files=<dir>/sft.parquet "
         "data.multiturn.enable=true data.multiturn.messages_key=messages`."
     )
-
-    def schema_for(self, split: str) -> pa.Schema | None:
-        return SFT_SCHEMA if is_sft_split(split) else SCHEMA
-
-    def carries_targets(self, split: str) -> bool:
-        return is_sft_split(split)
 
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         task, row = item.task, item.row

@@ -15,9 +15,9 @@ from training import make
 from training.answers import is_open
 from training.kinds import GradeContext, grade_question
 from training.records import Question
-from training.values import NotALiteral, canonical_type, parse_literal
 from training.trace.source_map import LOOP_KINDS, SourceMap, source_map_of
 from training.trace.visits import LEAVES, read_visits
+from training.values import NotALiteral, canonical_type, parse_literal
 from workers.pipeline.questions.candidates import (
     NextLineCandidate, VariableCandidate, input_dependent_names, never_run_lines,
     next_line_candidates, variable_candidates,

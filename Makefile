@@ -46,6 +46,7 @@ bench: install-dev
 	-$(BIN)/python -m bench.generation $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.pipeline $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.rewards $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.rationale $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.export $(if $(BENCH_QUICK),--samples 20000)
 	-$(BIN)/python -m bench.api $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.scale $(if $(BENCH_QUICK),--quick)

@@ -94,7 +94,11 @@ def main() -> int:
         print(f"plain install into {venv}", flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-        subprocess.run([str(py), "-m", "pip", "install", "--quiet", str(ROOT)], check=True)
+        # from a copy of the tree, as a user's checkout would be: no build/ left in this one
+        source = work / "src"
+        shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "execsynth-data", "build", "*.egg-info", "__pycache__", "test-artifacts"))
+        subprocess.run([str(py), "-m", "pip", "install", "--quiet", str(source)], check=True)
         exe = venv / "bin" / "execsynth"
 
         subprocess.run(["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",

@@ -3,8 +3,11 @@
 The tags template follows the reference: line-numbered code, numbered questions, a worked
 format example that is not to be answered, then `<reasoning>` and `<answer>` with one
 answer per line. Answers are numbered so that each is graded on its own. The JSON variant
-asks for the same answers as one JSON object. Bump a version when its text changes: the
-version is stored with every exported prompt.
+asks for the same answers as one JSON object. The intro, the example and the instructions
+match the questions actually asked (an I->O or O->I assertion alone, or with the kinds of
+step questions present), so an SFT target (`<reasoning>` then `<answer>`) answers exactly
+what its prompt asks. Bump a version when its text changes: the version is stored with
+every exported prompt.
 """
 
 from __future__ import annotations
@@ -14,25 +17,25 @@ from collections.abc import Sequence
 
 from training.records import OI, Question
 
-TEMPLATE_VERSIONS = {"tags": "tags-v1", "json": "json-v1"}
+TEMPLATE_VERSIONS = {"tags": "tags-v2", "json": "json-v2"}
 
 _INTRO = (
     "You are given a Python function and an assertion about one call of it. Think about how "
-    "the code executes, step by step, then answer every question."
+    "the code executes, step by step, then {task}."
 )
 _OI_INTRO = (
     "You are given a Python function and an assertion with a missing input. Think about how "
-    "the code executes, then find an input that makes the assertion true, and answer every "
-    "question."
+    "the code executes, then find an input that makes the assertion true{rest}."
 )
-_EXAMPLE_QUESTIONS = (
-    "0. Complete the assertion: assert g([3]) == ????",
-    "1. Which line runs right after line 2 has executed for the 1st time? ...",
-    "2. What are the value and type of `y` after line 2 has executed for the 1st time? ...",
-    "3. Which line runs right after line 5 has executed for the 1st time? ...",
-    "4. What are the value and type of `z` after line 4 has executed for the 1st time? ...",
-)
-_EXAMPLE_ANSWERS = ("assert g([3]) == [3, 3]", "1. return y", "2. [3, 3]; list", "3. -1", "4. Nil")
+_EXAMPLE_ASSERTION = {
+    "io": ("Complete the assertion: assert g([3]) == ????", "assert g([3]) == [3, 3]"),
+    "oi": ("Complete the assertion with an input: assert g(????) == [3, 3]", "assert g([3]) == [3, 3]"),
+}
+_EXAMPLE_STEPS = {  # one example per step kind, in this order
+    "next_line": ("Which line runs right after line 2 has executed for the 1st time? ...", "return y"),
+    "variable": ("What are the value and type of `y` after line 2 has executed for the 1st time? ...", "[3, 3]; list"),
+    "coverage": ("Does line 3 run for this input? ...", "no"),
+}
 
 
 def ordinal(n: int) -> str:
@@ -75,36 +78,48 @@ def coverage_text(line: int, source: str) -> str:
     return f"Does line {line} (`{source}`) run for this input? Answer yes or no."
 
 
+def _example(ordered: Sequence[Question]) -> tuple[list[str], list[str]]:
+    """A worked example with the same shape as the questions asked."""
+    kind = OI if any(q.kind == OI for q in ordered) else "io"
+    question, answer = _EXAMPLE_ASSERTION[kind]
+    questions, answers = [f"0. {question}"], [answer]
+    kinds = {q.kind for q in ordered if q.position > 0}
+    for step in (k for k in _EXAMPLE_STEPS if k in kinds):
+        n = len(questions)
+        questions.append(f"{n}. {_EXAMPLE_STEPS[step][0]}")
+        answers.append(f"{n}. {_EXAMPLE_STEPS[step][1]}")
+    return questions, answers
+
+
 def render_prompt(code: str, questions: Sequence[Question], style: str = "tags") -> str:
     """The user prompt for one sample: code, numbered questions, format instructions."""
     if style not in TEMPLATE_VERSIONS:
         raise ValueError(f"unknown prompt style {style!r} (expected one of {sorted(TEMPLATE_VERSIONS)})")
     ordered = sorted(questions, key=lambda q: q.position)
-    intro = _OI_INTRO if any(q.kind == OI for q in ordered) else _INTRO
+    steps = any(q.position > 0 for q in ordered)
+    if any(q.kind == OI for q in ordered):
+        intro = _OI_INTRO.format(rest=", and answer every question" if steps else "")
+    else:
+        intro = _INTRO.format(task="answer every question" if steps else "complete the assertion")
     listed = "\n".join(f"{q.position}. {q.text}" for q in ordered)
     parts = [intro, "", "Code:", "```python", numbered_code(code), "```", "", "Questions:", listed, ""]
+    example_q, example_a = _example(ordered)
+    parts += ["Format example (for a different function; do not answer it):", "\n".join(example_q),
+              "<reasoning>", "...your step-by-step reasoning...", "</reasoning>"]
     if style == "tags":
-        parts += [
-            "Format example (for a different function; do not answer it):",
-            "\n".join(_EXAMPLE_QUESTIONS),
-            "<reasoning>", "...your step-by-step reasoning...", "</reasoning>",
-            "<answer>", "\n".join(_EXAMPLE_ANSWERS), "</answer>", "",
-            "Write your reasoning inside <reasoning></reasoning>. Then, inside <answer></answer>, "
-            "write the completed assertion (question 0) on the first line and one line per "
-            "numbered question, starting with its number (\"1. ...\").",
-        ]
+        where = ("write the completed assertion (question 0) on the first line and one line per "
+                 "numbered question, starting with its number (\"1. ...\")." if steps else
+                 "write the completed assertion (question 0) on one line.")
+        parts += ["<answer>", "\n".join(example_a), "</answer>", "",
+                  f"Write your reasoning inside <reasoning></reasoning>. Then, inside <answer></answer>, {where}"]
     else:
-        example = {"assertion": _EXAMPLE_ANSWERS[0],
-                   "answers": {str(i): a.split(". ", 1)[1] for i, a in enumerate(_EXAMPLE_ANSWERS[1:], 1)}}
-        parts += [
-            "Format example (for a different function; do not answer it):",
-            "\n".join(_EXAMPLE_QUESTIONS),
-            "<reasoning>", "...your step-by-step reasoning...", "</reasoning>",
-            "<answer>", json.dumps(example), "</answer>", "",
-            "Write your reasoning inside <reasoning></reasoning>. Then, inside <answer></answer>, "
-            "write one JSON object: \"assertion\" holds the completed assertion (question 0) and "
-            "\"answers\" maps each question number (as a string) to its answer string.",
-        ]
+        example = {"assertion": example_a[0], "answers": {str(i): a.split(". ", 1)[1] for i, a in enumerate(example_a[1:], 1)}}
+        where = ("\"assertion\" holds the completed assertion (question 0) and \"answers\" maps each "
+                 "question number (as a string) to its answer string." if steps else
+                 "\"assertion\" holds the completed assertion (question 0) and \"answers\" is {}.")
+        parts += ["<answer>", json.dumps(example), "</answer>", "",
+                  f"Write your reasoning inside <reasoning></reasoning>. Then, inside <answer></answer>, "
+                  f"write one JSON object: {where}"]
     return "\n".join(parts)
 
 

@@ -3,7 +3,9 @@ through the ORM the way the pipeline stores them.
 
 Results are real (the test's own trusted programs are run here and their value's repr and
 type stored as {"type", "repr"}); white-box questions are built with `training.make` from a
-real `sys.settrace` trace of the call, so every gold answer is the true one.
+real `sys.settrace` trace of the call, so every gold answer is the true one; that trace is
+stored in the sandbox's format and the rationales are written and verified from it, as the
+pipeline does.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Execution, Program, Question, Sample
 from training import make
+from training.rationale import build_rationales
 
 LEVELS = ("C1", "C2", "C3", "C4", "C5", "C6")
 TYPES = ("str", "list", "dict")
@@ -47,12 +50,13 @@ def h(d, key):
 }
 
 
-def run_traced(code: str, entry: str, args: str) -> tuple[Any, list[tuple[int, dict[str, Any]]]]:
-    """The call's value and the entry frame's (line, locals-before-line) events; the final
-    locals are appended as line -1."""
+def run_traced(code: str, entry: str, args: str) -> tuple[Any, list[tuple[int, dict[str, Any]]], dict[str, Any]]:
+    """The call's value, the entry frame's (line, locals-before-line) events (the final
+    locals are appended as line -1) and the trace in the sandbox's contract format."""
     ns: dict[str, Any] = {}
     exec(compile(code, "<prog>", "exec"), ns)
     events: list[tuple[int, dict[str, Any]]] = []
+    steps: list[dict[str, Any]] = []
 
     def tracer(frame, event, arg):
         if frame.f_code.co_filename != "<prog>":
@@ -61,6 +65,11 @@ def run_traced(code: str, entry: str, args: str) -> tuple[Any, list[tuple[int, d
             events.append((frame.f_lineno, dict(frame.f_locals)))
         elif event == "return":
             events.append((-1, dict(frame.f_locals)))
+        if event in ("call", "line", "return"):
+            steps.append({"event": event, "func": frame.f_code.co_name, "line": frame.f_lineno, "depth": 0,
+                          "locals": {k: typed(v) for k, v in frame.f_locals.items()}})
+            if event == "return":
+                steps[-1]["value"] = typed(arg)
         return tracer
 
     sys.settrace(tracer)
@@ -68,7 +77,7 @@ def run_traced(code: str, entry: str, args: str) -> tuple[Any, list[tuple[int, d
         value = eval(f"{entry}({args})", ns)
     finally:
         sys.settrace(None)
-    return value, events
+    return value, events, {"steps": steps}
 
 
 def typed(value: Any) -> dict[str, str]:
@@ -154,11 +163,11 @@ def _program(session, batch, slot, variant, parent_id, ctype, level, code, input
 def _samples(session, batch, program, ctype, level, code, inputs, i) -> list[int]:
     ids = []
     for k, args in enumerate(inputs):
-        value, events = run_traced(code, program.entry_point, args)
+        value, events, trace = run_traced(code, program.entry_point, args)
         result = typed(value)
         ex = Execution(program_id=program.id, args_source=args, args_hash=hashlib.sha256(args.encode()).hexdigest(),
                        input_origin="teacher" if k == 0 else "synthesized", hash_seed=0, status="ok",
-                       result=result, stdout="", trace=None, duration_ms=1.5, python_version="3.11.9")
+                       result=result, stdout="", trace=trace, duration_ms=1.5, python_version="3.11.9")
         session.add(ex)
         session.flush()
         s = Sample(batch_id=batch.id, program_id=program.id, execution_id=ex.id, args_hash=ex.args_hash,
@@ -172,9 +181,11 @@ def _samples(session, batch, program, ctype, level, code, inputs, i) -> list[int
         session.flush()
         questions = [make.io_question(program.entry_point, args, result),
                      make.oi_question(program.entry_point, args, result), *step_questions(code, events)]
+        notes = build_rationales(code, program.entry_point, args, result, trace, questions, seed=i * 10 + k)
         for q in questions:
             session.add(Question(sample_id=s.id, position=q.position, kind=q.kind, line=q.line, visit=q.visit,
-                                 variable=q.variable, prompt=q.text, gold_answer=q.gold_answer, payload=q.payload))
+                                 variable=q.variable, prompt=q.text, gold_answer=q.gold_answer, payload=q.payload,
+                                 rationale=notes.for_question(q)))
         ids.append(s.id)
     # one rejected sample per program: must never be exported
     session.add(Sample(batch_id=batch.id, program_id=program.id, execution_id=None, args_hash=f"rej{program.id}",

@@ -10,9 +10,13 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app.db import migrate
+from sandbox import Limits, Sandbox
 from app.db.session import make_engine
 from tests.export.builders import Built, build
 from training.export import ExportSpec, SplitSpec, TaskQuota, run_export
+from training.rewards import runtime
+
+FORMATS = ("verl", "trl", "openai", "llamafactory", "openrlhf")
 
 
 def small_spec(fmt: str, **kwargs) -> ExportSpec:
@@ -52,3 +56,24 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Db]:
     database = make_db(tmp_path_factory.mktemp("exportdb"))
     yield database
     database.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    """The sandbox O->I rewards run answers in."""
+    with Sandbox(isolation="namespaces", limits=Limits(timeout_s=5.0, memory_mb=256)) as sb:
+        with runtime.use_sandbox(sb):
+            yield sb
+
+
+@pytest.fixture(scope="module")
+def exports(db: Db, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every format exported with `small_spec`, plus LLaMA-Factory with a system prompt."""
+    base = tmp_path_factory.mktemp("formats")
+    out = {}
+    for fmt in FORMATS:
+        db.export(small_spec(fmt), base / fmt)
+        out[fmt] = base / fmt
+    out["llamafactory_system"] = base / "llamafactory_system"
+    db.export(small_spec("llamafactory", system_prompt="You reason about code."), out["llamafactory_system"])
+    return out

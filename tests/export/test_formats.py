@@ -4,37 +4,17 @@ json), schema asserted field by field, and the RL rows graded by `training.rewar
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import datasets
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sandbox import Limits, Sandbox
-from tests.export.conftest import small_spec
-from training.rewards import compute_score, reward_func, runtime, trl_reward
+from training.rewards import compute_score, reward_func, trl_reward
 from training.tasks import Task
 
 EXPECTED_COUNTS = {"sft": {"io": 20, "oi": 20}, "rl": {"io_whitebox": 30, "oi": 10},
                    "eval": {"io_whitebox": 10, "oi": 5}}
-
-
-@pytest.fixture(scope="module")
-def sandbox():
-    with Sandbox(isolation="namespaces", limits=Limits(timeout_s=5.0, memory_mb=256)) as sb:
-        with runtime.use_sandbox(sb):
-            yield sb
-
-
-@pytest.fixture(scope="module")
-def exports(db, tmp_path_factory) -> dict[str, Path]:
-    base = tmp_path_factory.mktemp("formats")
-    out = {}
-    for fmt in ("verl", "trl", "openai", "llamafactory", "openrlhf"):
-        db.export(small_spec(fmt), base / fmt)
-        out[fmt] = base / fmt
-    return out
 
 
 def _answer(gold_block: str) -> str:
@@ -99,8 +79,10 @@ def test_verl_gold_answers_earn_the_maximum_reward(exports, sandbox):
 
 def test_verl_folder_loads_with_datasets(exports):
     ds = datasets.load_dataset(str(exports["verl"]))
-    assert sorted(ds) == ["eval", "rl", "sft"]
-    assert ds["sft"].num_rows == 40 and ds["rl"].num_rows == 40 and ds["eval"].num_rows == 15
+    assert sorted(ds) == ["eval", "rl"]  # the RL layout; the SFT split is a config of its own
+    sft = datasets.load_dataset(str(exports["verl"]), "sft")
+    assert sorted(sft) == ["sft"] and sft["sft"].num_rows == 40
+    assert ds["rl"].num_rows == 40 and ds["eval"].num_rows == 15
     row = ds["rl"][0]
     assert set(row) == {"data_source", "prompt", "ability", "reward_model", "extra_info"}
     assert row["reward_model"]["style"] == "rule" and isinstance(row["reward_model"]["ground_truth"], str)
@@ -126,7 +108,7 @@ def test_trl_parquet_with_its_reward_function(exports, sandbox):
 def test_openai_chat_jsonl(exports):
     lines = (exports["openai"] / "sft.jsonl").read_text().splitlines()
     assert len(lines) == 40
-    verl = {r["extra_info"]["sample_id"]: r for r in pq.read_table(exports["verl"] / "sft.parquet").to_pylist()}
+    verl = {r["sample_id"]: r for r in pq.read_table(exports["verl"] / "sft.parquet").to_pylist()}
     assert len(verl) == 40
     for line in lines:
         record = json.loads(line)
@@ -135,7 +117,7 @@ def test_openai_chat_jsonl(exports):
         assert user["role"] == "user" and assistant["role"] == "assistant"
         assert "<answer>" in assistant["content"] and user["content"].startswith("You are given a Python function")
     prompts = {json.loads(line)["messages"][0]["content"] for line in lines}
-    assert prompts == {r["prompt"][0]["content"] for r in verl.values()}
+    assert prompts == {r["messages"][0]["content"] for r in verl.values()}
     ds = datasets.load_dataset("json", data_files=str(exports["openai"] / "sft.jsonl"))["train"]
     assert ds.num_rows == 40 and ds.column_names == ["messages"]
 

@@ -34,7 +34,7 @@ def test_exported_splits_share_no_program_or_cluster(db, tmp_path):
     programs_by_split = {}
     for split in ("sft", "rl", "eval"):
         rows = pq.read_table(tmp_path / "out" / f"{split}.parquet").to_pylist()
-        programs_by_split[split] = {r["extra_info"]["program_id"] for r in rows}
+        programs_by_split[split] = {(r.get("extra_info") or r)["program_id"] for r in rows}  # sft: SFT layout
     with Session(db.engine) as session:
         lineage = {pid: (parent, nhash) for pid, parent, nhash in
                    session.execute(select(Program.id, Program.parent_id, Program.normalized_hash))}

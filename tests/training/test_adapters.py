@@ -56,7 +56,7 @@ def test_ground_truth_and_extra_info_round_trip():
     info = TASK.extra_info()
     assert info["gold_answer"] == GOLD == gold_answer_text(TASK.questions)
     assert info["entry_point"] == "f" and info["result"] == "[3]" and info["task_type"] == "io_whitebox"
-    assert len(info["questions"]) == 6 and info["prompt_version"] == "tags-v1"
+    assert len(info["questions"]) == 6 and info["prompt_version"] == "tags-v2"
     assert json.loads(json.dumps(info)) == info
 
 

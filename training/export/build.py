@@ -46,6 +46,27 @@ class ChunkOutput:
     rows: int
     batch: pa.RecordBatch | None = None  # parquet formats
     text: str | None = None  # JSON-lines formats
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)  # for the card (`count_item`)
+
+
+def count_item(counts: dict[str, dict[str, int]], item: ExportItem, with_target: bool) -> None:
+    """What the dataset card reports of one written item: where its SFT target comes from,
+    its question kinds, its constant answers and its result type."""
+    def bump(table: str, key: str) -> None:
+        row = counts.setdefault(table, {})
+        row[key] = row.get(key, 0) + 1
+
+    task = item.task
+    if with_target:
+        bump("targets", item.target()[1])
+    for q in task.questions:
+        bump("question_kinds", q.kind)
+        if q.kind == "next_line":
+            bump("answers", "next_line: -1" if q.gold_answer == "-1" else "next_line: a line")
+        elif q.kind == "variable":
+            bump("answers", "variable: Nil" if q.gold_answer == "Nil" else "variable: a value")
+    if task.result is not None:
+        bump("result_types", str(task.result.get("type")))
 
 
 def decode_row(text: str, solution: str | None = None) -> SampleRow:
@@ -72,10 +93,15 @@ def build_chunk(job: ChunkJob) -> ChunkOutput:
     if len(rows) != len(job.task_types):
         raise ValueError(f"chunk of {len(rows)} rows for {len(job.task_types)} task types")
     records: list[dict[str, Any]] = []
+    counts: dict[str, dict[str, int]] = {}
+    targets = fmt.carries_targets(job.split)
     for offset, (row, task_type) in enumerate(zip(rows, job.task_types)):
-        task = build_task(row, task_type, job.style)
-        records.append(fmt.record(ExportItem(job.split, job.start + offset, task, row), job.system_prompt))
+        item = ExportItem(job.split, job.start + offset, build_task(row, task_type, job.style), row)
+        if targets:
+            item = item.with_target()
+        records.append(fmt.record(item, job.system_prompt))
+        count_item(counts, item, targets)
     if fmt.file_kind == "parquet":
-        return ChunkOutput(len(records), batch=record_batch(records, fmt.schema))
-    return ChunkOutput(len(records), text="".join(dumps_ascii(r) + "\n" for r in records))
+        return ChunkOutput(len(records), batch=record_batch(records, fmt.schema_for(job.split)), counts=counts)
+    return ChunkOutput(len(records), text="".join(dumps_ascii(r) + "\n" for r in records), counts=counts)
 

@@ -14,8 +14,16 @@ from typing import Any
 from training import make
 from training.export.jsontext import dumps_sorted
 from training.export.records import SampleRow
+from training.rationale.build import compose_target, reasoning_text
 from training.records import IO, OI, Question
+from training.rewards.whitebox import score_assertion_task
 from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
+
+# where an SFT target comes from (the dataset card counts them)
+FROM_TEACHER = "teacher_solution"  # the teacher's solving completion, its answer verified
+FROM_TRACE = "trace_rationale"  # reasoning written from the trace and verified against it
+ANSWER_ONLY = "answer_only"  # neither passed: the gold answer block alone
+TARGET_SOURCES = (FROM_TEACHER, FROM_TRACE, ANSWER_ONLY)
 
 
 class ItemError(ValueError):
@@ -28,6 +36,7 @@ class ExportItem:
     index: int  # position in its split file
     task: Task
     row: SampleRow
+    sft: tuple[str, str] | None = None  # (target, source) once computed by `with_target`
 
     def provenance(self) -> dict[str, Any]:
         r = self.row
@@ -47,9 +56,35 @@ class ExportItem:
         return dumps_sorted(data)
 
     def response(self) -> str:
-        """The assistant turn for SFT: the teacher's verified solution when stored, else the
-        gold answer block (which earns the maximum reward)."""
-        return self.row.solution if self.row.solution else self.task.gold_answer()
+        return self.target()[0]
+
+    def with_target(self) -> ExportItem:
+        return ExportItem(self.split, self.index, self.task, self.row, self.target())
+
+    def target(self) -> tuple[str, str]:
+        """The SFT assistant turn and where it comes from: the teacher's solution when it
+        answers this prompt (I->O only: the teacher was asked to solve the I->O task) and
+        earns the maximum; else the verified trace rationale with the gold answer block;
+        else the gold answer block alone."""
+        if self.sft is not None:
+            return self.sft
+        task = self.task
+        if self.row.solution and task.task_type == IO_ONLY:
+            if score_assertion_task(task, self.row.solution).score == MAX_SCORE:
+                return self.row.solution, FROM_TEACHER
+        parts = {(str(q["kind"]), int(q["position"])): q.get("rationale") for q in self.row.questions}
+        if task.task_type == IO_WHITEBOX:
+            asked = {(q.kind, q.position) for q in task.questions}
+            parts = {key: text for key, text in parts.items() if key in asked}
+            if len(parts) != len(asked):
+                parts = {}
+        reasoning = reasoning_text(task.task_type, parts)
+        if reasoning:
+            return compose_target(reasoning, task), FROM_TRACE
+        return task.gold_answer(), ANSWER_ONLY
+
+
+MAX_SCORE = 2.0
 
 
 def build_task(row: SampleRow, task_type: str, style: str) -> Task:

@@ -91,9 +91,10 @@ class _Worker:
         header = json.loads(header_frame)
         if not header["ok"]:
             raise _rebuilt(header)
+        counts = header.get("counts") or {}
         if header["kind"] == "text":
-            return ChunkOutput(header["rows"], text=body.decode("utf-8"))
-        return ChunkOutput(header["rows"], batch=pa.ipc.open_stream(body).read_next_batch())
+            return ChunkOutput(header["rows"], text=body.decode("utf-8"), counts=counts)
+        return ChunkOutput(header["rows"], batch=pa.ipc.open_stream(body).read_next_batch(), counts=counts)
 
     def close(self, abort: bool) -> None:
         """Ends the worker: after its last answer it sees the end of its input and exits;

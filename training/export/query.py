@@ -101,8 +101,9 @@ def load_rows(session: Session, sample_ids: Sequence[int], with_questions: Seque
               with_solutions: bool = False, chunk: int = 2_000) -> Iterator[SampleRow]:
     """Full rows for `sample_ids`, yielded in that order, `chunk` ids per query.
 
-    `with_questions[i]` says whether the i-th sample needs its stored questions (only
-    white-box items do; the others are rebuilt from args and result)."""
+    `with_questions[i]` says whether the i-th sample needs its stored questions (white-box
+    items, and every item whose SFT target uses the stored rationales; the others are
+    rebuilt from args and result)."""
     for start in range(0, len(sample_ids), chunk):
         ids = list(sample_ids[start:start + chunk])
         need_q = [sid for sid, want in zip(ids, with_questions[start:start + chunk]) if want]

@@ -30,7 +30,7 @@ FLOAT_FIELDS = tuple(ROW_FIELDS.index(name) for name in ("difficulty_score",))
 # a stored question as the row builders see it: (key, column of the questions table), in order
 QUESTION_COLUMNS: tuple[tuple[str, str], ...] = (
     ("kind", "kind"), ("position", "position"), ("line", "line"), ("visit", "visit"), ("variable", "variable"),
-    ("text", "prompt"), ("gold_answer", "gold_answer"), ("payload", "payload"),
+    ("text", "prompt"), ("gold_answer", "gold_answer"), ("payload", "payload"), ("rationale", "rationale"),
 )
 QUESTION_KEYS = tuple(key for key, _ in QUESTION_COLUMNS)
 

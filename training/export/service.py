@@ -158,7 +158,7 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
         if s not in spec.written_splits:
             stats[s.name].add(plan.items[s.name])
         stats[s.name].count_clusters(plan.cluster_of)
-    for name, text in fmt.side_files(written).items():
+    for name, text in fmt.side_files(written, spec.system_prompt).items():
         (out / name).write_text(text, encoding="utf-8")
     batches = query.batch_info(session, sorted({c.candidate.batch_id for rows in plan.items.values() for c in rows}))
     contamination = {
@@ -167,11 +167,14 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
         "flagged": [dict(f.to_dict(), sample_ids=planned.excluded.get(f.program_id, [])) for f in planned.flags],
     }
     version = version or code_version()
+    layouts = {f.split: fmt.carries_targets(f.split) for f in written}
+    sft_splits = tuple(s for s, t in layouts.items() if t) if len(set(layouts.values())) > 1 else ()
     card = render_card(fmt_name=fmt.name, usage=fmt.usage, files={f.split: f.path for f in written},
+                       sft_splits=sft_splits,
                        stats={s.name: stats[s.name] for s in spec.written_splits}, spec=spec.to_dict(),
                        code_version=version, batches=batches, contamination=contamination)
     (out / CARD).write_text(card, encoding="utf-8")
-    files = _describe_files(out, written, [*fmt.side_files(written), CARD])
+    files = _describe_files(out, written, [*fmt.side_files(written, spec.system_prompt), CARD])
     manifest = {
         "manifest_version": MANIFEST_VERSION, "format": fmt.name, "spec": spec.to_dict(),
         "spec_sha256": hashlib.sha256(json.dumps(spec.to_dict(), sort_keys=True).encode()).hexdigest(),
@@ -195,7 +198,8 @@ def _write_split(session: Session, spec: ExportSpec, fmt: ExportFormat, name: st
                  stats: SplitStats) -> SplitFile:
     rel = f"{name}.{fmt.file_kind}"
     tmp = out / (rel + ".partial")
-    sink = ParquetSink(tmp, fmt.schema, spec.row_group_size) if fmt.file_kind == "parquet" else JsonlSink(tmp)
+    schema = fmt.schema_for(name)
+    sink = ParquetSink(tmp, schema, spec.row_group_size) if fmt.file_kind == "parquet" else JsonlSink(tmp)
     try:
         if progress:
             progress(name, 0, len(items))
@@ -204,6 +208,7 @@ def _write_split(session: Session, spec: ExportSpec, fmt: ExportFormat, name: st
         for chunk in runner.map(read_ahead(_jobs(session, spec, fmt, name, items, use_pg), depth=4)):
             sink.add(chunk)
             stats.add(items[done:done + chunk.rows])
+            stats.absorb(chunk.counts)
             done += chunk.rows
             if progress:
                 progress(name, done, len(items))
@@ -228,7 +233,7 @@ def _jobs(session: Session, spec: ExportSpec, fmt: ExportFormat, name: str, item
     step = CHUNK_ROWS * READ_CHUNKS if use_pg else CHUNK_ROWS
     for read_start in range(0, len(items), step):
         read = items[read_start:read_start + step]
-        rows, solutions = _read(session, fmt, read, use_pg)
+        rows, solutions = _read(session, fmt.carries_targets(name), read, use_pg)
         for offset in range(0, len(read), CHUNK_ROWS):
             part = read[offset:offset + CHUNK_ROWS]
             yield ChunkJob(fmt.name, name, read_start + offset, tuple(it.task_type for it in part), spec.style,
@@ -236,14 +241,15 @@ def _jobs(session: Session, spec: ExportSpec, fmt: ExportFormat, name: str, item
                            {it.sample_id: solutions[it.sample_id] for it in part if it.sample_id in solutions})
 
 
-def _read(session: Session, fmt: ExportFormat, items: list[Item], use_pg: bool) -> tuple[list[Any], dict[int, str]]:
+def _read(session: Session, targets: bool, items: list[Item], use_pg: bool) -> tuple[list[Any], dict[int, str]]:
     """The stored rows of `items` in their order (Postgres: JSON texts, else SampleRows with
-    their solutions) and, on Postgres, the stored solutions the format uses."""
+    their solutions) and, on Postgres, the stored solutions. Rows of a split whose records
+    carry SFT targets come with their stored questions (the rationales are on them)."""
     ids = [it.sample_id for it in items]
-    want = [it.task_type == IO_WHITEBOX for it in items]
+    want = [targets or it.task_type == IO_WHITEBOX for it in items]
     if use_pg:
-        return query_pg.row_texts(session, ids, want), query.solutions(session, ids) if fmt.needs_solutions else {}
-    return list(query.load_rows(session, ids, want, fmt.needs_solutions)), {}
+        return query_pg.row_texts(session, ids, want), query.solutions(session, ids) if targets else {}
+    return list(query.load_rows(session, ids, want, targets)), {}
 
 
 def _describe_files(out: Path, written: list[SplitFile], others: list[str]) -> list[dict[str, Any]]:

@@ -28,11 +28,11 @@ from training.export.frames import read_frame, write_frame
 
 def encode_output(out: ChunkOutput) -> tuple[dict, bytes | pa.Buffer]:
     if out.batch is None:
-        return {"ok": True, "rows": out.rows, "kind": "text"}, (out.text or "").encode("utf-8")
+        return {"ok": True, "rows": out.rows, "kind": "text", "counts": out.counts}, (out.text or "").encode("utf-8")
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, out.batch.schema) as writer:
         writer.write_batch(out.batch)
-    return {"ok": True, "rows": out.rows, "kind": "arrow"}, sink.getvalue()  # written without a copy
+    return {"ok": True, "rows": out.rows, "kind": "arrow", "counts": out.counts}, sink.getvalue()  # written without a copy
 
 
 def serve(jobs: BinaryIO, results: BinaryIO) -> None:

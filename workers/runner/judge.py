@@ -40,7 +40,8 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
     with scope() as session:
         for name, made in calls:
             record_calls(session, batch_id, made, name, SOLVER_TEMPLATE_VERSION)
-        repo.insert_questions(session, [_question_row(v.sample_id, q) for v in verdicts for q in v.questions])
+        repo.insert_questions(session, [_question_row(v.sample_id, q, r) for v in verdicts
+                                        for q, r in zip(v.questions, v.rationales)])
         for v in verdicts:
             values: dict[str, Any] = dict(v.values)
             if v.reason:
@@ -53,9 +54,9 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
     return len(items)
 
 
-def _question_row(sample_id: int, question) -> dict[str, Any]:
+def _question_row(sample_id: int, question, rationale: str | None) -> dict[str, Any]:
     return {
-        "sample_id": sample_id, "position": question.position, "kind": question.kind, "line": question.line,
+        "rationale": rationale, "sample_id": sample_id, "position": question.position, "kind": question.kind, "line": question.line,
         "visit": question.visit, "variable": question.variable, "prompt": question.text,
         "gold_answer": question.gold_answer, "payload": dict(question.payload),
     }

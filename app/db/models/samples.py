@@ -64,6 +64,9 @@ class Question(Base):
     prompt: Mapped[str] = mapped_column(Text)
     gold_answer: Mapped[str] = mapped_column(Text)
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # the reasoning for this question written from the trace and verified against it
+    # (training.rationale); None when it failed verification (it is then never used)
+    rationale: Mapped[str | None] = mapped_column(Text)
 
     # io and oi questions both sit at position 0 (the assertion line); steps are 1..n
     __table_args__ = (UniqueConstraint("sample_id", "kind", "position"),)

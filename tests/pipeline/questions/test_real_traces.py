@@ -10,7 +10,8 @@ from training.rewards import score
 from training.tasks import Task
 from workers.pipeline.questions import QuestionConfig, build_questions
 
-ALL = QuestionConfig(max_next_line=200, max_variable=200, max_coverage=200, max_never_run=200)
+ALL = QuestionConfig(max_next_line=200, max_variable=200, max_coverage=200, max_never_run=200,
+                     minus_one_share=1.0, nil_share=1.0)
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +85,7 @@ def test_c6_helper_frames(sandbox):
     assert run.result["repr"] == "[6, 2]"
     assert t[("variable", 9, 1, "vals")] == "[3, 6]; list"  # after the helper returned
     assert t[("next_line", 3, 1, None)] == "if ch.isdigit():"
-    assert t[("next_line", 6, 1, None)] == "-1"  # helper returns: leaves the function
+    assert ("next_line", 6, 1, None) not in t  # after a return line: never asked
     assert t[("next_line", 4, 1, None)] == "for ch in s:"  # 'a' is not a digit
     assert t[("variable", 5, 2, "out")] == "[3, 6]; list"
     assert t[("variable", 3, 4, "ch")] == "'2'; str"
@@ -132,8 +133,43 @@ def test_early_return_and_never_executed_lines(sandbox):
     run, t = questions(sandbox, EARLY, "find", "[5, 7, 9], 7")
     assert run.result["repr"] == "1"
     assert t[("next_line", 3, 2, None)] == "return i"
-    assert t[("next_line", 4, 1, None)] == "-1"
+    assert ("next_line", 4, 1, None) not in t  # after a return line: never asked
     assert t[("next_line", 5, 1, None)] == "-1"  # never runs
     assert t[("variable", 5, 1, "missing")] == "Nil"
     assert t[("variable", 2, 2, "x")] == "7; int"
     assert t[("variable", 2, 2, "i")] == "1; int"
+
+
+LITERALS = """def g(xs):
+    seen = []
+    count = 0
+    for x in xs:
+        if x in seen:
+            count += 1
+        seen.append(x)
+    return count
+"""
+
+
+def test_literal_assignments_and_returns_are_never_asked(sandbox):
+    run, t = questions(sandbox, LITERALS, "g", "[1, 2, 1]")
+    assert run.result["repr"] == "1"
+    assert not [k for k in t if k[0] == "variable" and k[1] in (2, 3)]  # `seen = []`, `count = 0`
+    assert t[("variable", 6, 1, "count")] == "1; int"
+    assert t[("variable", 7, 3, "seen")] == "[1, 2, 1]; list"
+    assert not [k for k in t if k[0] == "next_line" and k[1] == 8]  # the return line
+
+
+def test_default_selection_asks_at_most_one_constant_answer_per_kind(sandbox):
+    run = sandbox.run(Job(id="q", code=EARLY, entry_point="find", args="[5, 7, 9], 7", trace=True, hash_seed=0))
+    constant = {"next_line": 0, "variable": 0}
+    for seed in range(60):
+        qs = build_questions(EARLY, "find", "[5, 7, 9], 7", run.result, run.trace, seed=seed)
+        per_kind = {"next_line": 0, "variable": 0}
+        for q in qs.questions[1:]:
+            if q.gold_answer in ("-1", "Nil"):
+                per_kind[q.kind] += 1
+        assert max(per_kind.values()) <= 1
+        for kind, n in per_kind.items():
+            constant[kind] += n
+    assert 0 < constant["next_line"] < 60 and constant["variable"] < 60  # asked sometimes, never always

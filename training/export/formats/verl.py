@@ -1,5 +1,7 @@
 """verl RL parquet: `data_source`, `prompt` (chat messages), `ability`, `reward_model`
-(`style: "rule"`, `ground_truth` as the task's JSON string) and `extra_info`.
+(`style: "rule"`, `ground_truth` as the task's JSON string) and `extra_info`. An SFT split
+is written for verl's multi-turn SFT dataset instead: `messages` (user and assistant turns,
+`data.multiturn.enable=true data.multiturn.messages_key=messages`).
 
 The reward is `training.rewards.compute_score`, which reads exactly these fields, so
 `custom_reward_function.path=<training/rewards/__init__.py> name=compute_score` works as is.
@@ -14,7 +16,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from training.export.formats.base import ABILITY, MESSAGES_TYPE, SplitFile, chat
+from training.export.formats.base import (
+    ABILITY, MESSAGES_TYPE, SFT_META_FIELDS, SftSplitLayout, SplitFile, chat, is_sft_split, sft_meta,
+)
 from training.export.items import ExportItem
 from training.export.jsontext import dumps_sorted, dumps_sorted_ascii
 from training.tasks import Task
@@ -35,6 +39,7 @@ SCHEMA = pa.schema([
     ("reward_model", pa.struct([("style", pa.string()), ("ground_truth", pa.string())])),
     ("extra_info", EXTRA_INFO_TYPE),
 ])
+SFT_SCHEMA = pa.schema([("messages", MESSAGES_TYPE), *SFT_META_FIELDS])
 
 
 _SLOT = "\x00questions\x00"
@@ -57,19 +62,22 @@ def ground_truth(task: Task, question_json: str) -> str:
     return head + question_json + tail
 
 
-class VerlFormat:
+class VerlFormat(SftSplitLayout):
     name = "verl"
     file_kind = "parquet"
-    schema = SCHEMA
-    needs_solutions = False
+    rl_schema = SCHEMA
+    sft_schema = SFT_SCHEMA
     usage = (
-        "verl: `data.train_files=<dir>/rl.parquet data.val_files=<dir>/eval.parquet "
+        "verl RL: `data.train_files=<dir>/rl.parquet data.val_files=<dir>/eval.parquet "
         "custom_reward_function.path=<execsynth>/training/rewards/__init__.py "
-        "custom_reward_function.name=compute_score`."
+        "custom_reward_function.name=compute_score`. verl SFT: `data.train_files=<dir>/sft.parquet "
+        "data.multiturn.enable=true data.multiturn.messages_key=messages`."
     )
 
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         task, row = item.task, item.row
+        if is_sft_split(item.split):
+            return {"messages": chat(item, system_prompt, with_answer=True), **sft_meta(item)}
         extra = task.extra_info()
         records = dumps_sorted(extra["question_records"])
         extra["question_records"] = records
@@ -85,5 +93,5 @@ class VerlFormat:
             "extra_info": extra,
         }
 
-    def side_files(self, files: list[SplitFile]) -> dict[str, str]:
+    def side_files(self, files: list[SplitFile], system_prompt: str | None) -> dict[str, str]:
         return {}

@@ -9,38 +9,48 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from training import make
 from training.answers import is_open
 from training.kinds import GradeContext, grade_question
 from training.records import Question
+from training.trace.source_map import LOOP_KINDS, SourceMap, source_map_of
+from training.trace.visits import LEAVES, read_visits
 from training.values import NotALiteral, canonical_type, parse_literal
 from workers.pipeline.questions.candidates import (
-    NEVER, NextLineCandidate, VariableCandidate, never_run_lines, next_line_candidates,
-    variable_candidates,
+    NextLineCandidate, VariableCandidate, input_dependent_names, never_run_lines,
+    next_line_candidates, variable_candidates,
 )
 from workers.pipeline.questions.select import choose, spread
-from workers.pipeline.questions.source_map import SourceMap, build_source_map
-from workers.pipeline.questions.visits import LEAVES, read_visits
 
 __all__ = ["QuestionConfig", "QuestionSet", "build_questions", "build_oi_questions"]
 
 
 @dataclass(frozen=True)
 class QuestionConfig:
-    """Caps per sample (the reference asks up to 5 next-statement + 5 variable questions)."""
+    """Caps per sample (the reference asks up to 5 next-statement + 5 variable questions)
+    and the limits on constant answers (-1 and Nil): at most `max_never_run` per kind and
+    sample, asked so that their expected share of the kind's questions over a batch stays
+    at `minus_one_share` (next line) and `nil_share` (variable). `min_lines`: programs
+    without a loop need this many non-blank lines to get white-box questions (the paper's
+    eligibility)."""
 
     max_next_line: int = 5
     max_variable: int = 5
     max_coverage: int = 0
     max_never_run: int = 1  # per kind
+    minus_one_share: float = 0.08
+    nil_share: float = 0.025
+    min_lines: int = 5
 
     def __post_init__(self) -> None:
-        for name in ("max_next_line", "max_variable", "max_coverage", "max_never_run"):
+        for name in ("max_next_line", "max_variable", "max_coverage", "max_never_run", "min_lines"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
+        for name in ("minus_one_share", "nil_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1]")
 
 
 @dataclass(frozen=True)
@@ -82,27 +92,31 @@ def build_questions(code: str, entry_point: str, args: str, result: dict[str, An
     if not trace or not isinstance(trace.get("steps"), list):
         return QuestionSet("rejected", (io,), reason="trace_missing")
     try:
-        smap = _source_map(code)
+        smap = source_map_of(code)
     except SyntaxError:
         return QuestionSet("rejected", (io,), reason="code_not_parsable")
     log = read_visits(trace["steps"], smap)
     if trace.get("truncated"):
         log.complete = False
     rng = random.Random(seed)
-    next_cands = next_line_candidates(smap, log)
-    var_cands = variable_candidates(smap, log)
-    picked_next = choose(next_cands, config.max_next_line, config.max_never_run, rng,
-                         lambda c: c.group == NEVER, lambda c: c.line)
-    picked_var = choose(var_cands, config.max_variable, config.max_never_run, rng,
-                        lambda c: c.group == NEVER, lambda c: c.line)
+    steps: list[Question] = []
+    next_cands: list[NextLineCandidate] = []
+    var_cands: list[VariableCandidate] = []
+    if whitebox_eligible(code, smap, config.min_lines):
+        tainted = input_dependent_names(smap)
+        next_cands = next_line_candidates(smap, log, tainted)
+        var_cands = variable_candidates(smap, log, tainted)
+    picked_next = choose(next_cands, config.max_next_line, config.max_never_run, config.minus_one_share, rng,
+                         lambda c: c.constant, lambda c: c.line, lambda c: c.priority)
+    picked_var = choose(var_cands, config.max_variable, config.max_never_run, config.nil_share, rng,
+                        lambda c: c.constant, lambda c: c.line, lambda c: c.priority)
     ordered_next = sorted(picked_next, key=lambda c: (c.line, c.visit))
     ordered_var = sorted(picked_var, key=lambda c: (c.line, c.visit, c.variable))
-    steps: list[Question] = []
     for cand in ordered_next:
         steps.append(_next_question(len(steps) + 1, cand, smap))
     for cand in ordered_var:
         steps.append(_variable_question(len(steps) + 1, cand, smap))
-    if config.max_coverage:
+    if config.max_coverage and (next_cands or var_cands):
         steps.extend(_coverage_questions(len(steps), config.max_coverage, smap, log, rng))
     if not grade_question(io.gold_answer, io, GradeContext(entry_point)):
         return QuestionSet("rejected", reason="gold_answer_ungradable")
@@ -112,10 +126,11 @@ def build_questions(code: str, entry_point: str, args: str, result: dict[str, An
     return QuestionSet("kept", (io, *steps), stats=stats)
 
 
-@lru_cache(maxsize=1024)
-def _source_map(code: str) -> SourceMap:
-    """A program has several inputs, each a sample: its map is built once (and only read)."""
-    return build_source_map(code)
+def whitebox_eligible(code: str, smap: SourceMap, min_lines: int) -> bool:
+    """The paper asks white-box questions of programs with a loop or at least 5 lines."""
+    if any(stmt.kind in LOOP_KINDS for stmt in smap.statements.values()):
+        return True
+    return sum(1 for line in code.split("\n") if line.strip()) >= min_lines
 
 
 def _next_question(position: int, cand: NextLineCandidate, smap: SourceMap) -> Question:

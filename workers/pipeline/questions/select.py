@@ -1,8 +1,12 @@
 """Choosing which candidates become questions: seeded, spread over lines, capped.
 
-Round-robin over distinct lines (in a seeded order) so five questions are not five visits
-of one loop header; at most `max_never_run` questions about never-run lines per kind, so a
-sample's questions are mostly about what did happen. Same seed, same questions.
+Round-robin over distinct lines so five questions are not five visits of one loop header;
+lines with the most valuable candidates come first (ties in a seeded order) and each round
+takes one of a line's most valuable remaining candidates. Constant answers (-1, Nil) are
+what a guessing policy gives, so a sample asks at most `max_constant` of them per kind, only
+beside at least one ordinary question, and only with a probability that keeps their
+expected share of that kind's questions at `constant_share` or less. Same seed, same
+questions.
 """
 
 from __future__ import annotations
@@ -14,14 +18,15 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def spread(candidates: Sequence[T], cap: int, rng: random.Random, line_of: Callable[[T], int]) -> list[T]:
-    """Up to `cap` candidates, one line at a time in a shuffled line order, a random visit
-    of each line per round."""
+def spread(candidates: Sequence[T], cap: int, rng: random.Random, line_of: Callable[[T], int],
+           priority_of: Callable[[T], int] = lambda c: 0) -> list[T]:
+    """Up to `cap` candidates, one line at a time, the most valuable lines first, one of a
+    line's most valuable remaining candidates per round."""
     by_line: dict[int, list[T]] = {}
     for cand in candidates:
         by_line.setdefault(line_of(cand), []).append(cand)
-    lines = sorted(by_line)
-    rng.shuffle(lines)
+    keys = {line: (-max(priority_of(c) for c in pool), rng.random()) for line, pool in sorted(by_line.items())}
+    lines = sorted(by_line, key=keys.__getitem__)
     pools = {line: list(by_line[line]) for line in lines}
     chosen: list[T] = []
     while len(chosen) < cap and any(pools.values()):
@@ -29,17 +34,22 @@ def spread(candidates: Sequence[T], cap: int, rng: random.Random, line_of: Calla
             pool = pools[line]
             if not pool or len(chosen) >= cap:
                 continue
-            chosen.append(pool.pop(rng.randrange(len(pool))))
+            best = max(priority_of(c) for c in pool)
+            top = [i for i, c in enumerate(pool) if priority_of(c) == best]
+            chosen.append(pool.pop(top[rng.randrange(len(top))]))
     return chosen
 
 
-def choose(candidates: Sequence[T], cap: int, max_never_run: int, rng: random.Random,
-           is_never: Callable[[T], bool], line_of: Callable[[T], int]) -> list[T]:
-    never = [c for c in candidates if is_never(c)]
-    ran = [c for c in candidates if not is_never(c)]
-    picked_never = spread(never, min(cap, max_never_run), rng, line_of)
-    picked = spread(ran, cap - len(picked_never), rng, line_of)
-    if len(picked) + len(picked_never) < cap:  # not enough executed material: more never-run
-        rest = [c for c in never if c not in picked_never]
-        picked_never += spread(rest, cap - len(picked) - len(picked_never), rng, line_of)
-    return picked + picked_never
+def choose(candidates: Sequence[T], cap: int, max_constant: int, constant_share: float, rng: random.Random,
+           is_constant: Callable[[T], bool], line_of: Callable[[T], int],
+           priority_of: Callable[[T], int] = lambda c: 0) -> list[T]:
+    ordinary = spread([c for c in candidates if not is_constant(c)], cap, rng, line_of, priority_of)
+    constants = [c for c in candidates if is_constant(c)]
+    n = min(max_constant, len(constants), cap - 1)
+    if not ordinary or n <= 0:
+        return ordinary
+    kept = ordinary[:cap - n]
+    # asked with probability share * (questions of the kind) / n: expected share <= constant_share
+    if rng.random() >= constant_share * (len(kept) + n) / n:
+        return ordinary
+    return kept + spread(constants, n, rng, line_of)

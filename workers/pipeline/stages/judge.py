@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from training.rationale import build_rationales
 from training.records import Question
 from workers.pipeline import seeds
 from workers.pipeline.batch_spec import BatchSpec
@@ -47,6 +48,7 @@ class SampleVerdict:
     reason: str | None
     values: dict[str, Any]  # features, difficulty score and level, solver and teacher results
     questions: tuple[Question, ...]
+    rationales: tuple[str | None, ...] = ()  # per question: its verified reasoning, or None
 
 
 def solver_scores(teacher: Teacher, items: Sequence[ExecutedSample], spec: BatchSpec) -> tuple[dict[int, tuple[int, int]], Calls]:
@@ -98,17 +100,21 @@ def judge_sample(item: ExecutedSample, spec: BatchSpec, solver: tuple[int, int] 
         if not teacher_solved and reason is None:
             reason = "teacher_failed"
     questions: tuple[Question, ...] = ()
+    rationales: tuple[str | None, ...] = ()
     if reason is None:
-        built = build_questions(item.code, item.entry_point, item.args, item.result, item.trace,
-                                seed=seeds.sample_seed(spec.run_seed, item.slot, item.code, item.args))
+        seed = seeds.sample_seed(spec.run_seed, item.slot, item.code, item.args)
+        built = build_questions(item.code, item.entry_point, item.args, item.result, item.trace, seed=seed)
         if built.status != "kept":
             reason = f"questions_{built.reason}"
         else:
             questions = built.questions
             if len(item.result.get("repr", "")) <= OI_MAX_RESULT_CHARS:
                 questions += build_oi_questions(item.entry_point, item.args, item.result).questions
+            # the SFT reasoning, written from the trace and verified against it (None where it failed)
+            notes = build_rationales(item.code, item.entry_point, item.args, item.result, item.trace, list(questions), seed)
+            rationales = tuple(notes.for_question(q) for q in questions)
     status = SampleStatus.REJECTED if reason else SampleStatus.ACCEPTED
-    return SampleVerdict(item.sample_id, status, reason, values, questions if reason is None else ())
+    return SampleVerdict(item.sample_id, status, reason, values, questions, rationales)
 
 
 def judge(items: Sequence[ExecutedSample], spec: BatchSpec, solver: Mapping[int, tuple[int, int]] | None = None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from workers.pipeline.questions.source_map import SourceMap
+from training.trace.source_map import SourceMap
 
 LEAVES = -1  # next line when execution leaves the function after this line
 
@@ -26,6 +26,21 @@ class Visit:
     next_line: int | None = None  # statement line, LEAVES, or None when the trace ends first
     after: dict[str, Any] | None = None  # locals at the frame's next step (line or return)
     raised: bool = False  # an exception was raised while this line ran
+    calls: list[int] = field(default_factory=list)  # frames called while this line ran
+
+
+@dataclass
+class FrameRecord:
+    """One call: its function, the caller's visit (None for the entry call), the locals
+    at the call (the arguments) and the returned typed value (None if it never returned)."""
+
+    id: int
+    func: str
+    parent: int | None
+    caller: Visit | None
+    args: dict[str, Any]
+    value: dict[str, Any] | None = None
+    returned: bool = False
 
 
 @dataclass
@@ -42,6 +57,7 @@ class VisitLog:
     visits: list[Visit] = field(default_factory=list)
     by_line: dict[int, list[Visit]] = field(default_factory=dict)
     complete: bool = True  # every frame returned: "never ran" claims are safe
+    frames: list[FrameRecord] = field(default_factory=list)  # by id, in call order
 
 
 def read_visits(steps: list[dict[str, Any]], smap: SourceMap) -> VisitLog:
@@ -51,6 +67,13 @@ def read_visits(steps: list[dict[str, Any]], smap: SourceMap) -> VisitLog:
     for step in steps:
         event = step.get("event")
         if event == "call":
+            parent = stack[-1] if stack else None
+            caller = parent.pending if parent is not None else None
+            if caller is not None:
+                caller.calls.append(next_id)
+            locals_ = step.get("locals")
+            log.frames.append(FrameRecord(next_id, str(step.get("func")), None if parent is None else parent.id,
+                                          caller, dict(locals_) if isinstance(locals_, dict) else {}))
             stack.append(_Frame(next_id, str(step.get("func"))))
             next_id += 1
             continue
@@ -67,6 +90,10 @@ def read_visits(steps: list[dict[str, Any]], smap: SourceMap) -> VisitLog:
                 frame.pending.next_line = LEAVES
                 locals_ = step.get("locals")
                 frame.pending.after = dict(locals_) if isinstance(locals_, dict) else None
+            record = log.frames[frame.id]
+            record.returned = True
+            value = step.get("value")
+            record.value = dict(value) if isinstance(value, dict) else None
             stack.pop()
     if stack:
         log.complete = False

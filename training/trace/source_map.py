@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 LOOP_KINDS = ("for", "while")
 BRANCH_KINDS = ("if",)
@@ -29,6 +30,10 @@ class Statement:
     source: str  # the first line, stripped
     assigned: tuple[str, ...]  # plain names this statement binds
     askable: bool  # one statement alone on one line, emits a line event, no yield
+    end: int = 0  # last line of the whole statement (a compound statement's body included)
+    body_first: int | None = None  # first statement line of the body (loops, ifs)
+    assigns_literal: bool = False  # `x = []`, `n = -1`: the value is written in the code
+    reads: tuple[str, ...] = ()  # plain names the statement's own expressions read
 
 
 @dataclass
@@ -36,6 +41,7 @@ class SourceMap:
     statements: dict[int, Statement] = field(default_factory=dict)
     line_to_statement: dict[int, int] = field(default_factory=dict)
     functions: dict[str, list[int]] = field(default_factory=dict)  # scope -> statement lines
+    params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # function -> parameter names
 
     def statement_at(self, raw_line: int) -> Statement | None:
         start = self.line_to_statement.get(raw_line)
@@ -49,6 +55,25 @@ class SourceMap:
             if other > stmt.header_end:
                 return other
         return None
+
+    def last_line(self, scope: str) -> int | None:
+        """The function's last statement in source order."""
+        lines = self.functions.get(scope)
+        return lines[-1] if lines else None
+
+    def enclosing_loops(self, line: int) -> list[int]:
+        """Header lines of the loops of the same function whose body holds `line`, innermost last."""
+        stmt = self.statements[line]
+        return [other for other in self.functions.get(stmt.scope, [])
+                if other < line and self.statements[other].kind in LOOP_KINDS
+                and self.statements[other].end >= line]
+
+
+@lru_cache(maxsize=1024)
+def source_map_of(code: str) -> SourceMap:
+    """The map of `code`, built once per process: a program has several inputs, and the
+    questions, the rationale writer and its verifier all read it (callers only read it)."""
+    return build_source_map(code)
 
 
 def build_source_map(code: str) -> SourceMap:
@@ -76,6 +101,9 @@ def _walk(body: list[ast.stmt], scope: str, in_function: bool, lines: list[str],
         if index == 0 and in_function and _is_docstring(node):
             continue
         _add(node, scope, in_function, lines, smap, starts)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            smap.params[node.name] = tuple(x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs))
         if isinstance(node, _SCOPES):
             _walk(node.body, node.name, isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)),
                   lines, smap, starts)
@@ -116,8 +144,10 @@ def _add(node: ast.stmt | ast.excepthandler, scope: str, in_function: bool, line
     source = lines[first - 1].strip() if first - 1 < len(lines) else ""
     askable = (in_function and not same_line_body and header_end == first
                and kind not in ("def", "silent") and not _has_yield(node))
+    body_first = body[0].lineno if isinstance(body, list) and body and kind in ("for", "while", "if") else None
     smap.statements[first] = Statement(first, header_end, kind, scope, in_function, source,
-                                       _assigned(node), askable)
+                                       _assigned(node), askable, node.end_lineno or header_end,
+                                       body_first, _assigns_literal(node), _reads(node))
     for raw in range(first, header_end + 1):
         smap.line_to_statement[raw] = first
     if in_function and kind != "silent":
@@ -176,4 +206,35 @@ def _assigned(node: ast.AST) -> tuple[str, ...]:
         for sub in ast.walk(target):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and sub.id not in names:
                 names.append(sub.id)
+    return tuple(names)
+
+
+def _assigns_literal(node: ast.AST) -> bool:
+    value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+    if value is None:
+        return False
+    try:
+        ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _reads(node: ast.AST) -> tuple[str, ...]:
+    """Names loaded by the statement itself (a compound statement's header only)."""
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        parts: list[ast.AST] = [node.iter]
+    elif isinstance(node, (ast.If, ast.While)):
+        parts = [node.test]
+    elif isinstance(node, (*_COMPOUND, ast.ExceptHandler, ast.Match, *_SCOPES)):
+        parts = []
+    else:
+        parts = [node]
+    names: list[str] = []
+    for part in parts:
+        for sub in ast.walk(part):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in names:
+                names.append(sub.id)
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id not in names:
+        names.append(node.target.id)
     return tuple(names)

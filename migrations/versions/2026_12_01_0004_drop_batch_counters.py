@@ -3,8 +3,8 @@
 The per-stage counters were written by every chunk (two GROUP BYs) and read by no route: the
 funnel is always recomputed from rows (`app.synthesis.funnel`).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-12-01 10:30:00
 """
 
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision = '0003'
-down_revision = '0002'
+revision = '0004'
+down_revision = '0003'
 branch_labels = None
 depends_on = None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from training.export.records import QUESTION_KEYS, ROW_FIELDS, SampleRow
+from training.export.rows import QUESTION_KEYS, ROW_FIELDS, SampleRow
 
 
 def test_sample_row_fields_follow_the_row_columns() -> None:

@@ -23,7 +23,7 @@ from training.export.columns import record_batch
 from training.export.formats import FORMATS
 from training.export.items import ExportItem, build_task
 from training.export.jsontext import dumps_ascii, loads
-from training.export.records import FLOAT_FIELDS, QUESTION_KEYS, ROW_FIELDS, SampleRow
+from training.export.rows import FLOAT_FIELDS, QUESTION_KEYS, ROW_FIELDS, SampleRow
 
 _N = len(ROW_FIELDS)
 _PAYLOAD = QUESTION_KEYS.index("payload")

@@ -13,7 +13,7 @@ from typing import Any
 
 from training import make
 from training.export.jsontext import dumps_sorted
-from training.export.records import SampleRow
+from training.export.rows import SampleRow
 from training.rationale.build import compose_target, reasoning_text
 from training.records import IO, OI, Question
 from training.rewards.whitebox import score_assertion_task

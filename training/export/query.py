@@ -6,7 +6,7 @@ the full rows of the chosen samples a chunk at a time, in the order they will be
 Both stream with `yield_per` (a server-side cursor on Postgres; on Postgres the candidates
 come as plain tuples through `query_pg.stream`). Queries run on the session's connection as
 Core statements: the ORM result layer would double the fetch cost. The records themselves
-live in `records` (re-exported here), so row building never imports this module.
+live in `rows` (re-exported here), so row building never imports this module.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Execution, Program, Question, Sample, TeacherCall
 from training.export import query_pg
-from training.export.records import QUESTION_COLUMNS, QUESTION_KEYS, ROW_COLUMNS, Candidate, SampleRow  # noqa: F401 (re-exported)
+from training.export.rows import QUESTION_COLUMNS, QUESTION_KEYS, ROW_COLUMNS, Candidate, SampleRow  # noqa: F401 (re-exported)
 
 STREAM_CHUNK = 5_000
 SOLVE_KEY = "sample:{id}/solve"  # natural key of the teacher call that solved a sample

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from training.export.errors import ExportError
 from training.export.prefetch import read_ahead
-from training.export.records import QUESTION_COLUMNS, ROW_COLUMNS
+from training.export.rows import QUESTION_COLUMNS, ROW_COLUMNS
 
 # the row's fields in ROW_COLUMNS order, then its questions (QUESTION_COLUMNS order) or null
 _ROW_SQL = f"""

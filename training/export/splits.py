@@ -23,7 +23,7 @@ from operator import attrgetter
 from typing import TypeVar
 
 from training.export.clusters import cluster_programs
-from training.export.records import Candidate
+from training.export.rows import Candidate
 from training.export.spec import SplitSpec
 from training.tasks import IO_WHITEBOX
 

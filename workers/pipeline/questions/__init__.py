@@ -22,7 +22,7 @@ from workers.pipeline.questions.candidates import (
     NextLineCandidate, VariableCandidate, input_dependent_names, never_run_lines,
     next_line_candidates, variable_candidates,
 )
-from workers.pipeline.questions.select import choose, spread
+from workers.pipeline.questions.choosing import choose, spread
 
 __all__ = ["QuestionConfig", "QuestionSet", "build_questions", "build_oi_questions"]
 

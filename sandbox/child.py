@@ -45,7 +45,7 @@ RESULT_FD = 3
 SETUP_FD = 4
 EXIT_CHANNEL_LOST = 121
 MODULE_NAME = "__execsynth__"
-RUNTIME_MODULES = ("sandbox", "ctypes", "_ctypes", "signal", "_signal")
+RUNTIME_MODULES = ("sandbox", "ctypes", "_ctypes")
 
 
 def _no_default(obj):
@@ -58,14 +58,21 @@ _ENCODE = make_encoder(None, _no_default, encode_basestring_ascii, None, ": ", "
                        False, False, True)
 
 
+def result_frame(body: bytes, key: bytes, _pack=RESULT_HEADER.pack, _mac=blake2b,
+                 _magic=RESULT_MAGIC, _size=RESULT_MAC_BYTES) -> bytes:
+    """One result frame (sandbox/wire.py): header, the body's keyed hash under the job's
+    key, the body. Defined here, out of user code's reach, with its helpers bound."""
+    return _pack(_magic, len(body)) + _mac(body, key=key, digest_size=_size).digest() + body
+
+
 def _write_all(fd: int, data: bytes, _write=os.write, _view=memoryview) -> None:
     view = _view(data)
     while view:
         view = view[_write(fd, view):]
 
 
-def finish(payload: dict, key: bytes, _encode=_ENCODE, _pack=RESULT_HEADER.pack,
-           _mac=blake2b, _exit=os._exit, _write_all=_write_all) -> None:
+def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exit=os._exit,
+           _write_all=_write_all) -> None:
     """Write the one authenticated result frame and end the process (never returns)."""
     try:
         body = "".join(_encode(payload, 0)).encode()
@@ -74,9 +81,8 @@ def finish(payload: dict, key: bytes, _encode=_ENCODE, _pack=RESULT_HEADER.pack,
     except (TypeError, ValueError, RecursionError) as exc:
         body = ('{"status": "sandbox_error", "exception": {"type": "SandboxError", '
                 '"message": "unencodable result: %s"}}' % type(exc).__name__).encode()
-    mac = _mac(body, key=key, digest_size=RESULT_MAC_BYTES).digest()
     try:
-        _write_all(RESULT_FD, _pack(RESULT_MAGIC, len(body)) + mac + body)
+        _write_all(RESULT_FD, _frame(body, key))
     except OSError:
         _exit(EXIT_CHANNEL_LOST)
     _exit(0)
@@ -139,6 +145,8 @@ def _seal_runtime(module) -> None:
     for name in list(sys.modules):
         if name.split(".")[0] in RUNTIME_MODULES:
             del sys.modules[name]
+    guard.refuse_signal_handlers()
+    guard.no_bytecode_cache()
     sys.modules[MODULE_NAME] = module
     sys.modules["__main__"] = module
     sys.gettrace = type(None)  # a call answers None and leads nowhere

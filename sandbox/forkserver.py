@@ -32,7 +32,7 @@ from . import child, seeded_random, streams, wire
 # preloaded.
 PRELOAD = ("math", "collections", "itertools", "functools", "operator", "re", "string",
            "heapq", "bisect", "_random", "copy", "json", "ast", "io", "time", "types",
-           "resource", "_blake2", "_json", "sandbox.encoding", "sandbox.tracing",
+           "resource", "typing", "_blake2", "_json", "sandbox.encoding", "sandbox.tracing",
            "sandbox.guard", "sandbox.streams", "sandbox.seeded_random", "sandbox.namespaces",
            "sandbox.child")
 # What runs in a job after user code started; re-executed with a private copy of builtins,

@@ -25,7 +25,7 @@ from os.path import realpath
 
 BLOCKED = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._getframe",
-    "sys._current_frames", "sys._current_exceptions", "sys._getframemodulename",
+    "sys._current_frames", "sys._current_exceptions",
     "sys.settrace", "sys.setprofile", "sys.addaudithook", "code.__new__", "marshal.loads",
     "marshal.load", "marshal.dumps", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
     "os.system", "subprocess.Popen", "pty.spawn", "os.startfile", "signal.signal"})

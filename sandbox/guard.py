@@ -11,10 +11,12 @@ ctypes (import and every call), signal handlers (a handler is handed the frame i
 interrupts: `refuse_signal_handlers`), replacing a function's code,
 hand-made code objects (`code.__new__`, `marshal`: imports compile from source, see
 `no_bytecode_cache`), opening anything under /proc
-(`/proc/self/mem`, `/proc/self/fd/...`), and starting programs (exec, spawn, fork, system).
+(`/proc/self/mem`, `/proc/self/fd/...`), new namespaces (`os.unshare`, `os.setns`, 3.12+)
+and starting programs (exec, spawn, fork, system).
 Every refused event is recorded; the runtime turns a run that tried one into a
-`SandboxViolation` exception, whatever the program did with the error. The runtime's own calls that raise these events (the tracer switching
-itself on and off) go through `permitted`, which runs no user code.
+`SandboxViolation` exception, whatever the program did with the error. The runtime's own
+calls that raise these events (the tracer switching itself on and off) go through
+`permitted`, which runs no user code.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from os.path import realpath
 
 BLOCKED = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._getframe",
-    "sys._current_frames", "sys._current_exceptions",
-    "sys.settrace", "sys.setprofile", "sys.addaudithook", "code.__new__", "marshal.loads",
-    "marshal.load", "marshal.dumps", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-    "os.system", "subprocess.Popen", "pty.spawn", "os.startfile", "signal.signal"})
+    "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
+    "sys.addaudithook", "code.__new__", "marshal.loads", "marshal.load", "os.exec",
+    "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.system", "subprocess.Popen",
+    "pty.spawn", "os.startfile", "signal.signal", "os.unshare", "os.setns"})
 BLOCKED_PREFIXES = ("ctypes.", "sys.monitoring.")
 # `_signal` only once removed from sys.modules: the loaded one has its `signal` replaced
 BLOCKED_IMPORTS = ("ctypes", "_ctypes", "_signal", "sandbox")

@@ -78,9 +78,9 @@ def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exi
         body = "".join(_encode(payload, 0)).encode()
     except MemoryError:
         body = b'{"status": "memory_limit"}'
-    except (TypeError, ValueError, RecursionError) as exc:
-        body = ('{"status": "sandbox_error", "exception": {"type": "SandboxError", '
-                '"message": "unencodable result: %s"}}' % type(exc).__name__).encode()
+    except (TypeError, ValueError, RecursionError) as exc:  # the program's doing, never a fault
+        body = ('{"status": "exception", "exception": {"type": "UnencodableResult", '
+                '"message": "the result could not be encoded: %s"}}' % type(exc).__name__).encode()
     try:
         _write_all(RESULT_FD, _frame(body, key))
     except OSError:

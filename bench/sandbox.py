@@ -5,8 +5,8 @@ isolation (and traced in-process with sys.settrace). Both sides use all cores on
 fixed corpus (bench/corpus/sandbox_programs.jsonl, 208 programs), untraced and traced,
 alternating block by block so that other load on a shared machine hits both alike.
 Targets (issue 3): untraced >= 10x the baseline with full isolation, traced >= 5x, and a
-p50 latency of one untraced run under 5 ms. The cost of each job's own /tmp (a mount
-namespace and a fresh tmpfs per job, issue 13) is measured in the same run against the old
+p50 latency of one untraced run under 5 ms. The cost of each job's own /tmp (a fresh
+tmpfs per job, detached after it, issue 13) is measured in the same run against the old
 way (one shared /tmp emptied by a walk after each job; `per_job_tmp=False`, bench only),
 untraced, alternating block by block; `--no-root-cost` skips that part.
 

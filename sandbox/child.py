@@ -2,7 +2,7 @@
 
 The forkserver forks, and the child: puts /dev/null, the stdout and stderr memfds and the
 result pipe on fds 0-3 (the setup pipe on fd 4) and closes everything else, starts its own
-session, mounts its own throw-away /tmp (sandbox/namespaces.py), sets its rlimits, drops to
+session (in a fresh /tmp the forkserver mounted for it), sets its rlimits, drops to
 the unprivileged job uid, reports "set up" on the setup pipe and closes it. Any failure up
 to there is a sandbox fault, never a verdict. Then it cuts the ways from user code into
 this runtime (below), runs the module and the call, and writes exactly one result frame to
@@ -36,7 +36,6 @@ from _json import encode_basestring_ascii, make_encoder
 
 from . import guard
 from .encoding import encode_value
-from .namespaces import mount_job_space
 from .streams import job_streams
 from .tracing import USER_FILENAME, exception_info, make_tracer
 from .wire import RESULT_HEADER, RESULT_MAC_BYTES, RESULT_MAGIC
@@ -88,14 +87,9 @@ def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exi
     _exit(0)
 
 
-def lock_down(limits: dict, job_ids: tuple[int, int] | None, workdir: str,
-              job_tmpfs_mb: int | None) -> None:
-    """Session, own /tmp, rlimits and unprivileged ids (no-new-privileges is set on the
-    forkserver)."""
+def lock_down(limits: dict, job_ids: tuple[int, int] | None, workdir: str) -> None:
+    """Session, rlimits and unprivileged ids (no-new-privileges is set on the forkserver)."""
     os.setsid()
-    if job_tmpfs_mb is not None:
-        uid, gid = job_ids if job_ids is not None else (None, None)
-        mount_job_space(workdir, job_tmpfs_mb, uid, gid)
     hard = {resource.RLIMIT_CPU: (limits["cpu_s"], limits["cpu_s"] + 1),
             resource.RLIMIT_AS: (limits["memory_mb"] << 20,) * 2,
             resource.RLIMIT_FSIZE: (max(limits["file_bytes"], limits["output_bytes"] + 1),) * 2,
@@ -113,7 +107,7 @@ def lock_down(limits: dict, job_ids: tuple[int, int] | None, workdir: str,
 
 
 def child_main(job: dict, fds: tuple[int, int, int, int, int], key: bytes, job_ids,
-               workdir: str, job_tmpfs_mb: int | None) -> None:
+               workdir: str) -> None:
     """Entry point after fork; never returns. `fds`: /dev/null, stdout, stderr, result
     pipe, setup pipe. A setup failure goes to the setup pipe: the forkserver treats it as
     its own fault."""
@@ -123,7 +117,7 @@ def child_main(job: dict, fds: tuple[int, int, int, int, int], key: bytes, job_i
                          (setup_fd, SETUP_FD)):
             os.dup2(src, dst)
         os.closerange(SETUP_FD + 1, 1 << 16)
-        lock_down(job["limits"], job_ids, workdir, job_tmpfs_mb)
+        lock_down(job["limits"], job_ids, workdir)
         os.write(SETUP_FD, b"S")
         os.close(SETUP_FD)
     except BaseException as exc:

@@ -22,7 +22,7 @@ import signal
 import sys
 import time
 
-from . import child, seeded_random, streams, wire
+from . import child, namespaces, seeded_random, streams, wire
 
 # Imported before forking, so jobs start warm and can import them even where the job uid
 # could not read the standard library (rlimits mode under a private prefix). Kept small on
@@ -107,13 +107,17 @@ def run_one(job: dict, config: dict, null: int) -> wire.RunReport:
     read_fd, write_fd = os.pipe()
     setup_read, setup_write = os.pipe()
     ids = (config["job_uid"], config["job_gid"]) if config.get("job_uid") is not None else None
+    space, mounted = config.get("job_tmpfs_mb"), False
     try:
+        if space is not None:
+            namespaces.mount_job_space(config["workdir"], space, *(ids or (None, None)))
+            mounted = True
         start = time.monotonic()
         pid = os.fork()
         if pid == 0:
             try:
                 child.child_main(job, (null, out_fd, err_fd, write_fd, setup_write), key, ids,
-                                 config["workdir"], config.get("job_tmpfs_mb"))
+                                 config["workdir"])
             finally:
                 os._exit(120)
         os.close(write_fd)
@@ -131,6 +135,8 @@ def run_one(job: dict, config: dict, null: int) -> wire.RunReport:
             if fd >= 0:
                 os.close(fd)
         _reap(config)
+        if mounted:
+            namespaces.drop_job_space(config["workdir"])
     if config.get("clean_workdir"):
         _clean_workdir(config["workdir"])
     forged = bool(result) and not wire.authentic(result, key)
@@ -220,7 +226,7 @@ def _reap(config: dict) -> None:
 
 
 def _clean_workdir(workdir: str) -> None:
-    """rlimits mode only (no mount namespace for a per-job tmpfs): empty the shared work
+    """Without a per-job tmpfs (rlimits, container, bench): empty the shared work
     directory. Any failure is a fault that replaces this forkserver. shutil is not
     imported: it drags in compression libs."""
     if not os.listdir(workdir):

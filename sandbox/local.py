@@ -55,7 +55,7 @@ class LaunchSpec:
     tmpfs_mb: int = 64
     host_job_id: int = DEFAULT_HOST_JOB_ID
     job_ids: tuple[int, int] | None = None
-    # namespaces mode: a fresh /tmp per job (its own mount namespace). False shares one /tmp
+    # namespaces mode: a fresh /tmp (tmpfs) per job, detached after it. False shares one /tmp
     # between a forkserver's jobs, emptied by a directory walk after each (what the sandbox
     # did before): only for measuring what the per-job space costs (bench/sandbox.py
     # --shared-tmp), never for untrusted code.

@@ -5,9 +5,13 @@ isolation (and traced in-process with sys.settrace). Both sides use all cores on
 fixed corpus (bench/corpus/sandbox_programs.jsonl, 208 programs), untraced and traced,
 alternating block by block so that other load on a shared machine hits both alike.
 Targets (issue 3): untraced >= 10x the baseline with full isolation, traced >= 5x, and a
-p50 latency of one untraced run under 5 ms.
+p50 latency of one untraced run under 5 ms. The cost of each job's own /tmp (a fresh
+tmpfs per job, detached after it, issue 13) is measured in the same run against the old
+way (one shared /tmp emptied by a walk after each job; `per_job_tmp=False`, bench only),
+untraced, alternating block by block; `--no-root-cost` skips that part.
 
-    .venv/bin/python bench/sandbox.py [--quick] [--rounds 3] [--repeat 3] [--workers N] [--json]
+    .venv/bin/python bench/sandbox.py [--quick] [--rounds 3] [--repeat 3] [--workers N]
+                                      [--no-root-cost] [--json]
 """
 
 from __future__ import annotations
@@ -76,6 +80,40 @@ def _blocks(programs: list[dict], size: int) -> list[list[dict]]:
     return [programs[i:i + size] for i in range(0, len(programs), size)]
 
 
+def measure_root_cost(workers: int, repeat: int, rounds: int, block: int) -> dict:
+    """Untraced runs/s with a fresh /tmp per job against one shared /tmp, and the start time
+    of one forkserver pool (which pivots into the sandbox's own root) each way."""
+    programs = load_corpus()
+    figures: dict = {}
+    boxes = {}
+    try:
+        for key, per_job in (("per_job_tmp", True), ("shared_tmp", False)):
+            started = time.perf_counter()
+            boxes[key] = Sandbox(isolation="namespaces", workers=workers, limits=Limits(timeout_s=5.0),
+                                 per_job_tmp=per_job).start()
+            figures[f"{key}_start_s"] = time.perf_counter() - started
+            boxes[key].run_many(jobs_for(programs[:workers * 4], False, 1))
+        spent = {key: 0.0 for key in boxes}
+        runs = dict.fromkeys(boxes, 0)
+        for _ in range(rounds):
+            for part in _blocks(programs, block):
+                for key, sb in boxes.items():
+                    jobs = jobs_for(part, False, repeat)
+                    started = time.perf_counter()
+                    results = sb.run_many(jobs)
+                    spent[key] += time.perf_counter() - started
+                    runs[key] += len(jobs)
+                    assert all(r.status == "ok" for r in results), [r for r in results if r.status != "ok"][:1]
+        for key in boxes:
+            figures[f"{key}_runs_per_s"] = runs[key] / spent[key]
+            figures[f"{key}_ms_per_run"] = 1000 * spent[key] * workers / runs[key]
+    finally:
+        for sb in boxes.values():
+            sb.close()
+    figures["per_job_tmp_cost_ratio"] = figures["per_job_tmp_runs_per_s"] / figures["shared_tmp_runs_per_s"]
+    return figures
+
+
 def measure(workers: int, repeat: int, rounds: int, block: int) -> dict:
     """Both sides alternate block by block (baseline on `block` programs, then the sandbox on
     the same programs `repeat` times), `rounds` times over the corpus, so that load from
@@ -139,9 +177,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="programs per block; the two sides alternate block by block")
     parser.add_argument("--quick", action="store_true", help="one round (about a third of "
                         "the time; noisier)")
+    parser.add_argument("--no-root-cost", action="store_true",
+                        help="skip measuring the per-job /tmp against a shared one")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    figures = measure(args.workers, args.repeat, 1 if args.quick else args.rounds, args.block)
+    rounds = 1 if args.quick else args.rounds
+    figures = measure(args.workers, args.repeat, rounds, args.block)
+    if not args.no_root_cost:
+        figures.update(measure_root_cost(args.workers, args.repeat, rounds, args.block))
+        figures["load_average_after_root_cost"] = os.getloadavg()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
@@ -166,6 +210,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"sandbox ok: untraced {figures['sandbox_untraced_ok']}, traced "
           f"{figures['sandbox_traced_ok']}; results equal to baseline repr: "
           f"{figures['results_equal_to_baseline']}")
+    if "per_job_tmp_cost_ratio" in figures:
+        load_root = " ".join(f"{x:.2f}" for x in figures["load_average_after_root_cost"])
+        print(f"own /tmp per job vs one shared /tmp (untraced, same run, load after {load_root}): "
+              f"{figures['per_job_tmp_runs_per_s']:.1f} vs {figures['shared_tmp_runs_per_s']:.1f} runs/s "
+              f"({figures['per_job_tmp_ms_per_run']:.2f} vs {figures['shared_tmp_ms_per_run']:.2f} ms per run "
+              f"per worker), ratio {figures['per_job_tmp_cost_ratio']:.2f}; pool start "
+              f"{figures['per_job_tmp_start_s']:.2f} s vs {figures['shared_tmp_start_s']:.2f} s")
     return 0
 
 

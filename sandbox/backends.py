@@ -21,14 +21,17 @@ RLIMITS_WARNING = (
 class LocalBackend:
     name = "local"
 
-    def __init__(self, isolation: str, **options) -> None:
+    def __init__(self, isolation: str, per_job_tmp: bool = True, **options) -> None:
+        """`per_job_tmp=False` (namespaces only) shares one /tmp between a forkserver's jobs,
+        emptied by a walk: the old way, kept only so bench/sandbox.py can measure what the
+        per-job space costs. Never for untrusted code."""
         if options:
             raise TypeError(f"unknown local backend options: {sorted(options)}")
         if isolation == "rlimits":
             log.warning("!" * 20 + " " + RLIMITS_WARNING + " " + "!" * 20)
             self.spec = rlimits_spec()
         else:
-            self.spec = LaunchSpec(mode="namespaces")
+            self.spec = LaunchSpec(mode="namespaces", per_job_tmp=per_job_tmp)
 
     def close(self) -> None:
         remove_workdir(self.spec)

@@ -5,7 +5,8 @@ environment. In `namespaces` mode the handshake is: unshare a user namespace, te
 (a "userns" frame), wait while the host writes the uid/gid maps (only a process outside the namespace may
 map more than one id, and the job needs an unprivileged id next to root), then (byte "G") unshare
 mount/pid/net/ipc/uts, fork so the forkserver becomes pid 1 of the new pid namespace, and
-build the filesystem view. Modules are imported before the view hides the project.
+pivot into the sandbox's own root (sandbox/namespaces.py). Modules are imported before the
+pivot: the project is not part of that root.
 """
 
 from __future__ import annotations
@@ -47,11 +48,15 @@ def _enter_namespaces(proto_in: int, proto_out: int, config: dict) -> dict:
         _, status = os.waitpid(pid, 0)
         os._exit(min(255, max(0, os.waitstatus_to_exitcode(status))))
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
-    from .namespaces import build_filesystem
+    from . import namespaces
 
     try:
-        return build_filesystem(config["keep"], config["hide"], config["workdir"],
-                                config["tmpfs_mb"], config["job_uid"], config["job_gid"])
+        facts = namespaces.build_root(config["keep"])
+        if config.get("job_tmpfs_mb") is None:  # one shared /tmp (bench comparison only)
+            linux.mount("tmpfs", config["workdir"], "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
+                        f"size={config['tmpfs_mb']}m,mode=0700,uid={config['job_uid']},"
+                        f"gid={config['job_gid']}")
+        return facts
     except OSError as exc:
         _fail(proto_out, f"cannot build the sandbox filesystem: {exc}")
     return {}

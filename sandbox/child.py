@@ -1,10 +1,23 @@
 """Everything that happens inside one forked job process, from lockdown to the result frame.
 
-The forkserver forks, and the child: starts its own session, puts /dev/null, the stdout and
-stderr memfds and the result pipe on fds 0-3 and closes everything else, sets its rlimits,
-drops to the unprivileged job uid, then runs the module and the call
-and writes exactly one result frame to fd 3 before `os._exit`. Stopping conditions (output
-cap, trace cap) finish the run on the spot with `os._exit`, so user code cannot catch them.
+The forkserver forks, and the child: puts /dev/null, the stdout and stderr memfds and the
+result pipe on fds 0-3 (the setup pipe on fd 4) and closes everything else, starts its own
+session (in a fresh /tmp the forkserver mounted for it), sets its rlimits, drops to
+the unprivileged job uid, reports "set up" on the setup pipe and closes it. Any failure up
+to there is a sandbox fault, never a verdict. Then it cuts the ways from user code into
+this runtime (below), runs the module and the call, and writes exactly one result frame to
+fd 3 before `os._exit`. The trace cap finishes the run on the spot, so user code cannot
+catch it; the output cap ends the process (sandbox/streams.py).
+
+The result frame carries a keyed hash of its body under a per-job key the forkserver drew
+before forking; the forkserver drops any frame whose hash does not match, so bytes the
+program writes to fd 3 itself are never a result. The key lives only in this module's
+frames and closures. Before user code runs: the audit hook (sandbox/guard.py) refuses
+heap, frame, ctypes, /proc and signal access; the runtime's modules leave `sys.modules`;
+`sys.gettrace` answers None. This module, the tracer and the encoder define no classes,
+and what they call after user code started is bound before (default arguments, private
+builtins: sandbox/forkserver.py), so patching a module, a class or builtins from user code
+changes nothing here.
 
 Everything a child writes to memory inherited from the forkserver costs a copy-on-write
 page fault, so the child does as little as it can: the call's text was already checked on
@@ -14,85 +27,64 @@ the host (sandbox/calls.py), and is only compiled here.
 from __future__ import annotations
 
 import builtins
-import io
-import json
 import os
 import resource
 import sys
 import types
+from _blake2 import blake2b
+from _json import encode_basestring_ascii, make_encoder
 
+from . import guard
 from .encoding import encode_value
+from .streams import job_streams
 from .tracing import USER_FILENAME, exception_info, make_tracer
-from .wire import result_frame
+from .wire import RESULT_HEADER, RESULT_MAC_BYTES, RESULT_MAGIC
 
 RESULT_FD = 3
+SETUP_FD = 4
 EXIT_CHANNEL_LOST = 121
 MODULE_NAME = "__execsynth__"
+RUNTIME_MODULES = ("sandbox", "ctypes", "_ctypes")
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
+def _no_default(obj):
+    raise TypeError(f"{type(obj).__name__} in a result payload")
+
+
+# json.dumps' output (ensure_ascii, ", " and ": ") from the C encoder alone: json.dumps
+# itself goes through module globals and JSONEncoder methods that user code could patch
+_ENCODE = make_encoder(None, _no_default, encode_basestring_ascii, None, ": ", ", ",
+                       False, False, True)
+
+
+def result_frame(body: bytes, key: bytes, _pack=RESULT_HEADER.pack, _mac=blake2b,
+                 _magic=RESULT_MAGIC, _size=RESULT_MAC_BYTES) -> bytes:
+    """One result frame (sandbox/wire.py): header, the body's keyed hash under the job's
+    key, the body. Defined here, out of user code's reach, with its helpers bound."""
+    return _pack(_magic, len(body)) + _mac(body, key=key, digest_size=_size).digest() + body
+
+
+def _write_all(fd: int, data: bytes, _write=os.write, _view=memoryview) -> None:
+    view = _view(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[_write(fd, view):]
 
 
-def finish(payload: dict) -> None:
-    """Write the one result frame and end the process (never returns)."""
+def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exit=os._exit,
+           _write_all=_write_all) -> None:
+    """Write the one authenticated result frame and end the process (never returns)."""
     try:
-        data = result_frame(json.dumps(payload).encode())
+        body = "".join(_encode(payload, 0)).encode()
     except MemoryError:
-        data = result_frame(b'{"status": "memory_limit"}')
+        body = b'{"status": "memory_limit"}'
+    except (TypeError, ValueError, RecursionError) as exc:  # the program's doing, never a fault
+        body = ('{"status": "exception", "exception": {"type": "UnencodableResult", '
+                '"message": "the result could not be encoded: %s"}}' % type(exc).__name__).encode()
     try:
-        _write_all(RESULT_FD, data)
+        _write_all(RESULT_FD, _frame(body, key))
     except OSError:
-        os._exit(EXIT_CHANNEL_LOST)
-    os._exit(0)
-
-
-class _CappedRaw(io.RawIOBase):
-    """A raw stream onto fd 1 or 2 that ends the run as `output_limit` past the cap."""
-
-    def __init__(self, fd: int, cap: int) -> None:
-        super().__init__()
-        self.fd, self.cap, self.total = fd, cap, 0
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data) -> int:
-        size = len(data)
-        room = self.cap - self.total
-        if size > room:
-            if room > 0:
-                _write_all(self.fd, bytes(data[:room]))
-            self.total = self.cap + 1
-            finish({"status": "output_limit"})
-        _write_all(self.fd, bytes(data))
-        self.total += size
-        return size
-
-
-def _stream(fd: int, cap: int) -> io.TextIOWrapper:
-    return io.TextIOWrapper(io.BufferedWriter(_CappedRaw(fd, cap), 8192), encoding="utf-8",
-                            errors="strict", newline="\n")
-
-
-_STREAMS: list[io.TextIOWrapper] = []
-
-
-def prepare_streams() -> None:
-    """Build the stdout/stderr wrappers once in the forkserver (fds 1 and 2 are fixed in
-    every child), so a job does not pay for constructing them."""
-    _STREAMS[:] = [_stream(1, 0), _stream(2, 0)]
-
-
-def _job_streams(cap: int) -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
-    if not _STREAMS:
-        prepare_streams()
-    for stream in _STREAMS:
-        raw = stream.buffer.raw
-        raw.cap, raw.total = cap, 0
-    return _STREAMS[0], _STREAMS[1]
+        _exit(EXIT_CHANNEL_LOST)
+    _exit(0)
 
 
 def lock_down(limits: dict, job_ids: tuple[int, int] | None, workdir: str) -> None:
@@ -114,60 +106,26 @@ def lock_down(limits: dict, job_ids: tuple[int, int] | None, workdir: str) -> No
     os.chdir(workdir)
 
 
-def child_main(job: dict, fds: tuple[int, int, int, int], job_ids, workdir: str) -> None:
-    """Entry point after fork; never returns. `fds`: /dev/null, stdout, stderr, result pipe."""
-    null, out_fd, err_fd, result_fd = fds
+def child_main(job: dict, fds: tuple[int, int, int, int, int], key: bytes, job_ids,
+               workdir: str) -> None:
+    """Entry point after fork; never returns. `fds`: /dev/null, stdout, stderr, result
+    pipe, setup pipe. A setup failure goes to the setup pipe: the forkserver treats it as
+    its own fault."""
+    null, out_fd, err_fd, result_fd, setup_fd = fds
     try:
-        for src, dst in ((null, 0), (out_fd, 1), (err_fd, 2), (result_fd, RESULT_FD)):
+        for src, dst in ((null, 0), (out_fd, 1), (err_fd, 2), (result_fd, RESULT_FD),
+                         (setup_fd, SETUP_FD)):
             os.dup2(src, dst)
-        os.closerange(RESULT_FD + 1, 1 << 16)
+        os.closerange(SETUP_FD + 1, 1 << 16)
         lock_down(job["limits"], job_ids, workdir)
-    except BaseException as exc:  # the run cannot be judged: never a verdict
-        finish({"status": "sandbox_error",
-                "exception": {"type": "SandboxSetupError", "message": repr(exc)[:500]}})
-    run_job(job)
-
-
-class _SeededRandom:
-    """Meta path finder and loader for `random`: a job that imports it gets it seeded with
-    the job's hash seed, so it draws the same numbers in every run.
-
-    The forkserver does not import `random` itself: the module registers an at-fork hook
-    that reseeds it from os.urandom in every forked child, which costs every job about 45
-    copy-on-write faults (0.15 ms, a fifteenth of an untraced job). Its code is compiled
-    once in the forkserver instead (the C modules it needs are preloaded), and a job's
-    import builds a fresh module from that code object, without touching the filesystem
-    (the job uid may not be able to read the standard library)."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        for finder in sys.meta_path:
-            spec = finder.find_spec("random", None)
-            if spec is not None:
-                break
-        else:
-            raise ImportError("the random module was not found")
-        self.code = spec.loader.get_code("random")
-        self.spec_type, self.origin, self.cached = type(spec), spec.origin, spec.cached
-
-    def find_spec(self, name: str, path=None, target=None):
-        if name != "random":
-            return None
-        spec = self.spec_type(name, self, origin=self.origin)
-        spec.has_location, spec.cached = True, self.cached
-        return spec
-
-    def create_module(self, spec):
-        return None  # the default module object
-
-    def exec_module(self, module) -> None:
-        exec(self.code, module.__dict__)
-        module.seed(self.seed)
-
-
-def seed_random_on_import(seed: int) -> None:
-    """In the forkserver: jobs that import `random` get it seeded with `seed`."""
-    sys.meta_path.insert(0, _SeededRandom(seed))
+        os.write(SETUP_FD, b"S")
+        os.close(SETUP_FD)
+    except BaseException as exc:
+        try:
+            os.write(SETUP_FD, ("E" + repr(exc)[:500]).encode(errors="replace"))
+        finally:
+            os._exit(120)
+    run_job(job, key)
 
 
 def _compile_call(entry: str, args: str):
@@ -176,42 +134,48 @@ def _compile_call(entry: str, args: str):
     return compile(f"{entry}({args})", "<call>", "eval")
 
 
-def _guard_settrace(tracer) -> None:
-    def settrace(func):
-        if tracer is not None:
-            tracer.tamper_flag = True
-        raise RuntimeError("sys.settrace is not available inside the sandbox")
+def _seal_runtime(module) -> None:
+    """Take the runtime out of user code's reach (see the module docstring)."""
+    for name in list(sys.modules):
+        if name.split(".")[0] in RUNTIME_MODULES:
+            del sys.modules[name]
+    guard.refuse_signal_handlers()
+    guard.no_bytecode_cache()
+    sys.modules[MODULE_NAME] = module
+    sys.modules["__main__"] = module
+    sys.gettrace = type(None)  # a call answers None and leads nowhere
+    sys.getprofile = type(None)
 
-    sys.settrace = settrace
-    sys.setprofile = settrace
 
-
-def run_job(job: dict) -> None:
+def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_info,
+            _exec=exec, _eval=eval) -> None:
     limits = job["limits"]
     chars = limits["value_chars"]
-    sys.stdout, sys.stderr = _job_streams(limits["output_bytes"])
+    streams = job_streams(limits["output_bytes"])
+    sys.stdout, sys.stderr = streams
     if "random" in sys.modules:
         sys.modules["random"].seed(job["hash_seed"])
     tracer = None
     payload: dict = {"status": "ok"}
+    permitted, refused = guard.install()
     try:
         call_code = _compile_call(job["entry_point"], job["args"])
         module_code = compile(job["code"], USER_FILENAME, "exec")
         if job["trace"]:
             def on_limit(steps):
                 payload.update(status="trace_limit", trace={"steps": steps})
-                _flush_and_finish(payload)
+                _conclude(payload, key, refused, streams)
 
-            tracer = make_tracer(module_code, limits["trace_steps"], chars, on_limit)
-        _guard_settrace(tracer)
+            tracer = make_tracer(module_code, limits["trace_steps"], chars, on_limit,
+                                 permitted)
         module = types.ModuleType(MODULE_NAME)
         module.__dict__["__builtins__"] = builtins
-        sys.modules[MODULE_NAME] = module
-        exec(module_code, module.__dict__)
+        _seal_runtime(module)
+        _exec(module_code, module.__dict__)
         if tracer is not None:
             tracer.start()
         try:
-            value = eval(call_code, module.__dict__)
+            value = _eval(call_code, module.__dict__)
         finally:
             if tracer is not None:
                 tampered = tracer.tampered()
@@ -220,24 +184,30 @@ def run_job(job: dict) -> None:
             payload.update(status="exception", exception={
                 "type": "TraceTampered", "message": "the program switched the tracer off"})
         else:
-            payload["result"] = encode_value(value, chars)
+            payload["result"] = _encode(value, chars)
         del value
     except MemoryError:
         payload = {"status": "memory_limit",
                    "exception": {"type": "MemoryError", "message": "memory limit reached"}}
-    except RecursionError as exc:
-        payload.update(status="exception", exception=exception_info(exc, chars))
     except BaseException as exc:
-        payload.update(status="exception", exception=exception_info(exc, chars))
+        payload.update(status="exception", exception=_exception(exc, chars))
     if tracer is not None:
-        payload["trace"] = tracer.as_trace()
-    _flush_and_finish(payload)
+        payload["trace"] = {"steps": tracer.steps}
+    _conclude(payload, key, refused, streams)
 
 
-def _flush_and_finish(payload: dict) -> None:
-    for stream in (sys.stdout, sys.stderr):
+def _conclude(payload: dict, key: bytes, refused: list, streams, _finish=finish) -> None:
+    """Flush the output and finish; a run that tried a refused event is no verdict on its
+    value, whatever it did with the error."""
+    for stream in streams:
         try:
             stream.flush()
         except Exception:
             pass
-    finish(payload)
+    if refused:
+        payload["status"] = "exception"
+        payload["exception"] = {"type": "SandboxViolation",
+                                "message": f"the program tried {refused[0]}, "
+                                           "which the sandbox refuses"}
+        payload.pop("result", None)
+    _finish(payload, key)

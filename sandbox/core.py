@@ -2,8 +2,9 @@
 
 Each worker slot owns its forkservers; a call borrows a free slot, so `run` can be called
 from many threads at once and `run_many` keeps every worker busy. A forkserver that dies is
-replaced and the job retried (`retries`); a run that still cannot be judged comes back as
-`sandbox_error`, never as a verdict on the program.
+replaced and the job retried (`retries`), and so is one that reports a fault of its own
+(a job's setup or teardown failed) or stops answering; a run that still cannot be judged
+comes back as `sandbox_error`, never as a verdict on the program.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from . import verdict, wire
 from .backends import make_backend
 from .calls import call_error
 from .errors import ForkServerDown, SandboxUnavailable
+from .forkserver import MAX_RESULT_BYTES
 from .jobs import Job, Limits
 from .local import ForkServer
 from .result import RunResult
@@ -164,8 +166,12 @@ class Sandbox:
             deadline = time.monotonic() + limits.timeout_s + HOST_GRACE_S
             try:
                 server = slot.server(job.hash_seed)
-                reply = server.request(wire_job, deadline)
+                bound = wire.report_bound(MAX_RESULT_BYTES, limits.output_bytes)
+                reply = server.request(wire_job, deadline, bound)
                 python = server.info.get("python", "")
+                if isinstance(reply, dict) and reply.get("fault"):
+                    message = (reply.get("exception") or {}).get("message", "")
+                    raise ForkServerDown(f"sandbox fault: {message}")
                 if isinstance(reply, dict):  # the forkserver could not judge the run
                     return RunResult.from_wire({**reply, "hash_seed": job.hash_seed,
                                                 "python": python})

@@ -10,8 +10,8 @@ never rendered in full just to be cut), and the value is then marked `truncated`
 
 from __future__ import annotations
 
-import math
 import re
+from math import isfinite, isnan
 
 DEFAULT_VALUE_CHARS = 10_000
 MAX_DEPTH = 100
@@ -23,105 +23,104 @@ class _Full(Exception):
     """The repr budget is spent."""
 
 
-class _Writer:
-    __slots__ = ("parts", "left", "active")
-
-    def __init__(self, budget: int) -> None:
-        self.parts: list[str] = []
-        self.left = budget
-        self.active: set[int] = set()
-
-    def put(self, text: str) -> None:
-        self.parts.append(text)
-        self.left -= len(text)
-        if self.left < 0:
-            raise _Full
-
-    def text(self) -> str:
-        return "".join(self.parts)
+# The writer is a plain list [parts, chars left, ids of containers being written], not a
+# class: a class's methods would lead user code (through `object.__subclasses__()` and
+# `__globals__`) to this module's helpers, which encode the job's result and trace.
+_PARTS, _LEFT, _ACTIVE = 0, 1, 2
 
 
-def _emit_scalar_text(w: _Writer, obj: object) -> None:
-    if len(obj) > w.left:  # type: ignore[arg-type]
-        w.put(repr(obj[: w.left + 1]))  # type: ignore[index]
+def _new_writer(budget: int) -> list:
+    return [[], budget, set()]
+
+
+def _put(w: list, text: str) -> None:
+    w[_PARTS].append(text)
+    w[_LEFT] -= len(text)
+    if w[_LEFT] < 0:
+        raise _Full
+
+
+def _emit_scalar_text(w: list, obj: object) -> None:
+    if len(obj) > w[_LEFT]:  # type: ignore[arg-type]
+        _put(w, repr(obj[: w[_LEFT] + 1]))  # type: ignore[index]
     else:
-        w.put(repr(obj))
+        _put(w, repr(obj))
 
 
-def _emit_int(w: _Writer, obj: int) -> None:
+def _emit_int(w: list, obj: int) -> None:
     try:
-        w.put(repr(obj))
+        _put(w, repr(obj))
     except ValueError:  # beyond sys.get_int_max_str_digits()
-        w.put(f"<int with {obj.bit_length()} bits>")
+        _put(w, f"<int with {obj.bit_length()} bits>")
         raise _Full from None
 
 
-def _emit_items(w: _Writer, items, open_: str, close: str, depth: int) -> None:
-    w.put(open_)
+def _emit_items(w: list, items, open_: str, close: str, depth: int) -> None:
+    _put(w, open_)
     first = True
     for item in items:
         if not first:
-            w.put(", ")
+            _put(w, ", ")
         first = False
         _emit(w, item, depth + 1)
-    w.put(close)
+    _put(w, close)
 
 
-def _emit_container(w: _Writer, obj, depth: int) -> None:
+def _emit_container(w: list, obj, depth: int) -> None:
     kind = type(obj)
     key = id(obj)
-    if key in w.active:
-        w.put({list: "[...]", dict: "{...}"}.get(kind, "..."))
+    if key in w[_ACTIVE]:
+        _put(w, {list: "[...]", dict: "{...}"}.get(kind, "..."))
         return
-    w.active.add(key)
+    w[_ACTIVE].add(key)
     try:
         if kind is list:
             _emit_items(w, obj, "[", "]", depth)
         elif kind is tuple:
             if len(obj) == 1:
-                w.put("(")
+                _put(w, "(")
                 _emit(w, obj[0], depth + 1)
-                w.put(",)")
+                _put(w, ",)")
             else:
                 _emit_items(w, obj, "(", ")", depth)
         elif kind is dict:
-            w.put("{")
+            _put(w, "{")
             first = True
             for k, v in obj.items():
                 if not first:
-                    w.put(", ")
+                    _put(w, ", ")
                 first = False
                 _emit(w, k, depth + 1)
-                w.put(": ")
+                _put(w, ": ")
                 _emit(w, v, depth + 1)
-            w.put("}")
+            _put(w, "}")
         elif kind is set:
             if not obj:
-                w.put("set()")
+                _put(w, "set()")
             else:
                 _emit_items(w, canonical_order(obj), "{", "}", depth)
         else:  # frozenset
             if not obj:
-                w.put("frozenset()")
+                _put(w, "frozenset()")
             else:
                 _emit_items(w, canonical_order(obj), "frozenset({", "})", depth)
     finally:
-        w.active.discard(key)
+        w[_ACTIVE].discard(key)
 
 
-def _emit_other(w: _Writer, obj: object) -> None:
+def _emit_other(w: list, obj: object) -> None:
     try:
         text = repr(obj)
     except Exception as exc:  # a user __repr__ may raise anything
         text = f"<{type(obj).__name__} object (repr raised {type(exc).__name__})>"
     if not isinstance(text, str):
         text = f"<{type(obj).__name__} object>"
-    w.put(_ADDRESS.sub("", text))
+    _put(w, _ADDRESS.sub("", text))
 
 
-def _emit(w: _Writer, obj: object, depth: int) -> None:
+def _emit(w: list, obj: object, depth: int) -> None:
     if depth > MAX_DEPTH:
-        w.put("...")
+        _put(w, "...")
         raise _Full
     kind = type(obj)
     if kind is int:
@@ -129,13 +128,13 @@ def _emit(w: _Writer, obj: object, depth: int) -> None:
     elif kind in (str, bytes):
         _emit_scalar_text(w, obj)
     elif kind in (float, bool, complex) or obj is None:
-        w.put(repr(obj))
+        _put(w, repr(obj))
     elif kind in (list, tuple, dict, set, frozenset):
         _emit_container(w, obj, depth)
     elif kind is bytearray:
-        w.put("bytearray(")
+        _put(w, "bytearray(")
         _emit_scalar_text(w, bytes(obj))  # type: ignore[arg-type]
-        w.put(")")
+        _put(w, ")")
     else:
         _emit_other(w, obj)
 
@@ -148,7 +147,7 @@ def sort_key(obj: object) -> tuple:
     """
     kind = type(obj)
     if kind in (bool, int, float):
-        if kind is float and math.isnan(obj):  # type: ignore[arg-type]
+        if kind is float and isnan(obj):  # type: ignore[arg-type]
             return (0, 1, 0.0, kind.__name__)
         return (0, 0, obj, kind.__name__)
     if kind is str:
@@ -183,7 +182,7 @@ def _json_form(obj: object, depth: int = 0):
             return obj
         raise ValueError
     if kind is float:
-        if math.isfinite(obj):  # type: ignore[arg-type]
+        if isfinite(obj):  # type: ignore[arg-type]
             return obj
         raise ValueError
     if kind is list:
@@ -211,7 +210,7 @@ def encode_value(obj: object, max_chars: int = DEFAULT_VALUE_CHARS) -> dict:
         text = repr(obj)
         if len(text) <= max_chars:
             return {"type": "int", "repr": text, "json": obj, "truncated": False}
-    writer = _Writer(max_chars)
+    writer = _new_writer(max_chars)
     truncated = False
     try:
         _emit(writer, obj, 0)
@@ -219,7 +218,7 @@ def encode_value(obj: object, max_chars: int = DEFAULT_VALUE_CHARS) -> dict:
         truncated = True
     except RecursionError:
         truncated = True
-    text = writer.text()
+    text = "".join(writer[_PARTS])
     if len(text) > max_chars:
         text, truncated = text[:max_chars], True
     out = {"type": kind.__name__, "repr": text, "truncated": truncated}

@@ -2,9 +2,11 @@
 
 It runs inside the sandbox (namespaces, a container, or bare with rlimits only), reads job
 frames from the host, forks, watches the child (result pipe + pidfd, wall deadline), kills
-whatever the job left behind and answers with one run report: the raw result bytes, output
-and exit status, which the host judges (sandbox/verdict.py), so that no result or trace is
-decoded and re-encoded here. Every page this process writes after a fork is a copy-on-write
+whatever the job left behind and answers with one run report: the result bytes (only when
+they are one frame authenticated under the job's key), output and exit status, which the
+host judges (sandbox/verdict.py), so that no result or trace is decoded and re-encoded
+here. A job whose setup or teardown fails is this process's fault: it answers with a
+`fault` frame and exits, and the host starts a fresh forkserver. Every page this process writes after a fork is a copy-on-write
 fault, so the per-job work here is kept small. It is
 single-threaded on purpose: fork is only safe that way, and one job per forkserver keeps the
 RLIMIT_NPROC accounting per job.
@@ -12,6 +14,7 @@ RLIMIT_NPROC accounting per job.
 
 from __future__ import annotations
 
+import builtins
 import gc
 import os
 import select
@@ -19,19 +22,31 @@ import signal
 import sys
 import time
 
-from . import child, wire
+from . import child, namespaces, seeded_random, streams, wire
 
 # Imported before forking, so jobs start warm and can import them even where the job uid
 # could not read the standard library (rlimits mode under a private prefix). Kept small on
 # purpose: every resident page makes each fork (page tables) and exit slower. `random`
 # itself is not imported here (its at-fork hook would run in every job): jobs get it from
-# child.seed_random_on_import, built from code compiled once, with its C modules preloaded.
+# seeded_random.seed_random_on_import, built from code compiled once, with its C modules
+# preloaded.
 PRELOAD = ("math", "collections", "itertools", "functools", "operator", "re", "string",
            "heapq", "bisect", "_random", "copy", "json", "ast", "io", "time", "types",
-           "resource", "sandbox.encoding", "sandbox.tracing", "sandbox.child")
+           "resource", "typing", "_blake2", "_json", "sandbox.encoding", "sandbox.tracing",
+           "sandbox.guard", "sandbox.streams", "sandbox.seeded_random", "sandbox.namespaces",
+           "sandbox.child")
+# What runs in a job after user code started; re-executed with a private copy of builtins,
+# so that user code replacing builtins.repr (or any other) changes nothing in them.
+RUNTIME = ("sandbox.encoding", "sandbox.tracing", "sandbox.tracing_monitoring",
+           "sandbox.guard", "sandbox.child")
 # random's sha512 comes from _sha512 up to 3.11, from _sha2 since 3.12
 PRELOAD_IF_PRESENT = ("_sha512", "_sha2")
 MAX_RESULT_BYTES = 256 << 20
+KEY_BYTES = 32
+
+
+class SandboxFault(RuntimeError):
+    """Setting up or tearing down a job failed: this forkserver is not to be trusted."""
 
 
 def preload() -> None:
@@ -43,6 +58,13 @@ def preload() -> None:
             __import__(name)
         except ImportError:
             pass
+    private = dict(builtins.__dict__)
+    for name in RUNTIME:
+        module = sys.modules.get(name)
+        current = None if module is None else module.__dict__.get("__builtins__")
+        if current is builtins or current is builtins.__dict__:
+            module.__dict__["__builtins__"] = private
+            module.__spec__.loader.exec_module(module)
 
 
 def serve(proto_in: int, proto_out: int, config: dict, facts: dict | None = None) -> None:
@@ -51,8 +73,8 @@ def serve(proto_in: int, proto_out: int, config: dict, facts: dict | None = None
     from . import linux
 
     linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)  # inherited by every job: exec gains nothing
-    child.prepare_streams()
-    child.seed_random_on_import(config["hash_seed"])
+    streams.prepare_streams()
+    seeded_random.seed_random_on_import(config["hash_seed"])
     null = os.open("/dev/null", os.O_RDWR | os.O_CLOEXEC)  # every job's stdin
     gc.collect()
     gc.freeze()  # keeps the collector from touching (and copying) inherited pages
@@ -65,11 +87,11 @@ def serve(proto_in: int, proto_out: int, config: dict, facts: dict | None = None
             break
         try:
             report = run_one(job, config, null)
-        except Exception as exc:  # the run could not be judged
+        except Exception as exc:  # the run could not be judged, and this process is suspect
             wire.write_frame(proto_out, {
-                "id": job.get("id", ""), "status": "sandbox_error",
-                "exception": {"type": "SandboxError", "message": repr(exc)[:500]}})
-            continue
+                "id": job.get("id", ""), "status": "sandbox_error", "fault": True,
+                "exception": {"type": type(exc).__name__, "message": repr(exc)[:500]}})
+            break
         wire.write_report(proto_out, report)
 
 
@@ -79,34 +101,60 @@ def run_one(job: dict, config: dict, null: int) -> wire.RunReport:
         raise RuntimeError(f"job wants hash seed {job.get('hash_seed')}, "
                            f"this forkserver runs {config['hash_seed']}")
     limits = job["limits"]
+    key = os.urandom(KEY_BYTES)
     out_fd = os.memfd_create("stdout")
     err_fd = os.memfd_create("stderr")
     read_fd, write_fd = os.pipe()
+    setup_read, setup_write = os.pipe()
     ids = (config["job_uid"], config["job_gid"]) if config.get("job_uid") is not None else None
+    space, mounted = config.get("job_tmpfs_mb"), False
     try:
+        if space is not None:
+            namespaces.mount_job_space(config["workdir"], space, *(ids or (None, None)))
+            mounted = True
         start = time.monotonic()
         pid = os.fork()
         if pid == 0:
             try:
-                child.child_main(job, (null, out_fd, err_fd, write_fd), ids, config["workdir"])
+                child.child_main(job, (null, out_fd, err_fd, write_fd, setup_write), key, ids,
+                                 config["workdir"])
             finally:
                 os._exit(120)
         os.close(write_fd)
-        write_fd = -1
+        os.close(setup_write)
+        write_fd = setup_write = -1
         result, wait_status, timed_out, cpu_ms = _watch(pid, read_fd,
                                                         start + limits["timeout_s"])
         duration_ms = (time.monotonic() - start) * 1000
+        _check_setup(setup_read)
         cap = limits["output_bytes"]
         stdout, stdout_over = _read_output(out_fd, cap)
         stderr, stderr_over = _read_output(err_fd, cap)
     finally:
-        for fd in (out_fd, err_fd, read_fd, write_fd):
+        for fd in (out_fd, err_fd, read_fd, write_fd, setup_read, setup_write):
             if fd >= 0:
                 os.close(fd)
         _reap(config)
+        if mounted:
+            namespaces.drop_job_space(config["workdir"])
+    if config.get("clean_workdir"):
         _clean_workdir(config["workdir"])
-    return wire.RunReport(wait_status, timed_out, duration_ms, cpu_ms, result, stdout, stderr,
-                          stdout_over, stderr_over)
+    forged = bool(result) and not wire.authentic(result, key)
+    return wire.RunReport(wait_status, timed_out, duration_ms, cpu_ms,
+                          b"" if forged else result, stdout, stderr, stdout_over,
+                          stderr_over, forged)
+
+
+def _check_setup(fd: int) -> None:
+    """The child reports "S" once it is locked down; anything else is a setup fault."""
+    os.set_blocking(fd, False)
+    try:
+        message = os.read(fd, 1024)
+    except BlockingIOError:
+        message = b""
+    if message[:1] != b"S":
+        detail = message[1:].decode(errors="replace") or "the job child died during setup"
+        raise SandboxFault(f"job setup failed: {detail}")
 
 
 def _watch(pid: int, read_fd: int, deadline: float) -> tuple[bytes, int, bool, float]:
@@ -178,7 +226,9 @@ def _reap(config: dict) -> None:
 
 
 def _clean_workdir(workdir: str) -> None:
-    """Empty the work directory (shutil is not imported: it drags in compression libs)."""
+    """Without a per-job tmpfs (rlimits, container, bench): empty the shared work
+    directory. Any failure is a fault that replaces this forkserver. shutil is not
+    imported: it drags in compression libs."""
     if not os.listdir(workdir):
         return
     for top, dirs, files in os.walk(workdir, topdown=False):

@@ -7,7 +7,7 @@ sandbox never needs these classes.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 
 from .encoding import DEFAULT_VALUE_CHARS
 
@@ -50,9 +50,6 @@ class Limits:
         data = asdict(self)
         data["cpu_s"] = self.cpu_seconds
         return data
-
-    def with_(self, **changes) -> "Limits":
-        return replace(self, **changes)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,8 @@ MS_PRIVATE = 1 << 18
 MS_RELATIME = 1 << 21
 MS_STRICTATIME = 1 << 24
 
+MNT_DETACH = 2
+
 PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
 
@@ -46,6 +48,8 @@ def _lib() -> ctypes.CDLL:
         _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
                                 ctypes.c_ulong, ctypes.c_char_p]
         _libc.unshare.argtypes = [ctypes.c_int]
+        _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        _libc.syscall.argtypes = [ctypes.c_long, ctypes.c_char_p, ctypes.c_char_p]
         _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong,
                                 ctypes.c_ulong, ctypes.c_ulong]
     return _libc
@@ -66,6 +70,21 @@ def mount(source: str | None, target: str, fstype: str | None, flags: int,
     enc = lambda s: None if s is None else os.fsencode(s)  # noqa: E731
     _check(_lib().mount(enc(source), enc(target), enc(fstype), flags, enc(data)),
            f"mount {target}")
+
+
+def umount2(target: str, flags: int) -> None:
+    _check(_lib().umount2(os.fsencode(target), flags), f"umount {target}")
+
+
+# pivot_root has no libc wrapper; its syscall number per architecture
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+
+
+def pivot_root(new_root: str, put_old: str) -> None:
+    number = _SYS_PIVOT_ROOT.get(os.uname().machine)
+    if number is None:
+        raise OSError(f"pivot_root: unknown syscall number on {os.uname().machine}")
+    _check(_lib().syscall(number, os.fsencode(new_root), os.fsencode(put_old)), "pivot_root")
 
 
 def prctl(option: int, arg: int) -> None:

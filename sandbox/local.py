@@ -55,13 +55,19 @@ class LaunchSpec:
     tmpfs_mb: int = 64
     host_job_id: int = DEFAULT_HOST_JOB_ID
     job_ids: tuple[int, int] | None = None
+    # namespaces mode: a fresh /tmp (tmpfs) per job, detached after it. False shares one /tmp
+    # between a forkserver's jobs, emptied by a directory walk after each (what the sandbox
+    # did before): only for measuring what the per-job space costs (bench/sandbox.py
+    # --shared-tmp), never for untrusted code.
+    per_job_tmp: bool = True
 
     def config(self, hash_seed: int) -> dict:
         namespaces = self.mode == "namespaces"
         ids = (INNER_JOB_ID, INNER_JOB_ID) if namespaces else self.job_ids
         return {"mode": self.mode, "hash_seed": hash_seed, "workdir": self.workdir,
                 "tmpfs_mb": self.tmpfs_mb, "keep": _stdlib_paths() if namespaces else [],
-                "hide": [self.root] if namespaces else [],
+                "job_tmpfs_mb": self.tmpfs_mb if namespaces and self.per_job_tmp else None,
+                "clean_workdir": not (namespaces and self.per_job_tmp),
                 "job_uid": ids[0] if ids else None, "job_gid": ids[1] if ids else None,
                 "reap_all": self.mode in ("namespaces", "container")}
 
@@ -138,8 +144,10 @@ class ForkServer:
         except (wire.ChannelClosed, wire.ChannelTimeout, ValueError) as exc:
             raise ForkServerDown(str(exc), hung=isinstance(exc, wire.ChannelTimeout)) from None
 
-    def request(self, job: dict, deadline: float) -> wire.RunReport | dict:
-        """Send one job; its RunReport, or a dict for a run the forkserver could not judge."""
+    def request(self, job: dict, deadline: float,
+                max_bytes: int = wire.MAX_FRAME) -> wire.RunReport | dict:
+        """Send one job; its RunReport, or a dict for a run the forkserver could not judge
+        (with `fault` when the forkserver itself failed and is exiting)."""
         if self.proc is None or self.proc.poll() is not None:
             raise ForkServerDown("forkserver is not running")
         try:
@@ -147,7 +155,7 @@ class ForkServer:
         except OSError as exc:
             raise ForkServerDown(f"cannot send the job: {exc}") from None
         try:
-            return wire.read_reply(self.proc.stdout.fileno(), deadline)
+            return wire.read_reply(self.proc.stdout.fileno(), deadline, max_bytes)
         except (wire.ChannelClosed, wire.ChannelTimeout, ValueError) as exc:
             raise ForkServerDown(str(exc), hung=isinstance(exc, wire.ChannelTimeout)) from None
 

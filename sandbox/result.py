@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .statuses import STATUSES, VERDICTS  # noqa: F401  (re-exported)
+from .statuses import STATUSES  # noqa: F401  (re-exported)
 
 
 @dataclass(frozen=True)

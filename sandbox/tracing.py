@@ -6,25 +6,33 @@ helpers included; the standard library and the sandbox itself stay invisible. Ea
 value), an `exception` step adds `exception`. `depth` is 0 for the entry point's frame and
 grows by one per nested user frame. Python 3.12+ uses `sys.monitoring` (events only on user
 code objects, nothing elsewhere); 3.11 uses `sys.settrace`.
+
+A tracer is a set of closures, not an object of a class defined here: user code can list
+every class (`object.__subclasses__()`) and reach its methods' module, but not a closure
+it holds no reference to. What a closure needs is bound as a default argument when the
+tracer is built, before user code runs, so patching a module afterwards changes nothing.
 """
 
 from __future__ import annotations
 
 import sys
+from types import SimpleNamespace
 
 from .encoding import encode_value
 
 USER_FILENAME = "<execsynth>"
 _SETTRACE = sys.settrace  # kept before user code can replace sys.settrace
+_GETTRACE = sys.gettrace
 
 
-def make_tracer(module_code, max_steps: int, value_chars: int, on_limit):
-    """The best tracer this interpreter offers, bound to the job's compiled module."""
+def make_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted):
+    """The best tracer this interpreter offers, bound to the job's compiled module.
+    `permitted(fn, *args)` runs the tracer's own guarded calls (sandbox/guard.py)."""
     if hasattr(sys, "monitoring"):
-        from .tracing_monitoring import MonitoringTracer
+        from .tracing_monitoring import monitoring_tracer
 
-        return MonitoringTracer(module_code, max_steps, value_chars, on_limit)
-    return SetTraceTracer(max_steps, value_chars, on_limit)
+        return monitoring_tracer(module_code, max_steps, value_chars, on_limit, permitted)
+    return settrace_tracer(max_steps, value_chars, on_limit, permitted)
 
 
 def exception_info(exc: BaseException, max_chars: int) -> dict:
@@ -35,64 +43,55 @@ def exception_info(exc: BaseException, max_chars: int) -> dict:
     return {"type": type(exc).__name__, "message": message[:max_chars]}
 
 
-class StepRecorder:
-    """Shared step bookkeeping: the step list, the depth counter and the step cap."""
+def step_recorder(max_steps: int, value_chars: int, on_limit, _encode=encode_value):
+    """(steps, record): the step list and `record(event, frame, depth, func)`, which ends
+    the run through `on_limit(steps)` once the cap is reached."""
+    steps: list[dict] = []
+    append = steps.append
 
-    def __init__(self, max_steps: int, value_chars: int, on_limit) -> None:
-        self.steps: list[dict] = []
-        self.depth = 0
-        self.max_steps = max_steps
-        self.value_chars = value_chars
-        self.on_limit = on_limit
-        self.tamper_flag = False
-
-    def record(self, event: str, frame, depth: int) -> dict:
-        if len(self.steps) >= self.max_steps:
-            self.on_limit(self.steps)
-        chars = self.value_chars
-        step = {"event": event, "func": frame.f_code.co_name, "line": frame.f_lineno,
-                "depth": depth,
-                "locals": {name: encode_value(value, chars)
+    def record(event: str, frame, depth: int, func: str, _len=len) -> dict:
+        if _len(steps) >= max_steps:
+            on_limit(steps)
+        step = {"event": event, "func": func, "line": frame.f_lineno, "depth": depth,
+                "locals": {name: _encode(value, value_chars)
                            for name, value in frame.f_locals.items() if name[:1] != "."}}
-        self.steps.append(step)
+        append(step)
         return step
 
-    def as_trace(self) -> dict:
-        return {"steps": self.steps}
+    return steps, record
 
 
-class SetTraceTracer(StepRecorder):
-    def __init__(self, max_steps: int, value_chars: int, on_limit) -> None:
-        super().__init__(max_steps, value_chars, on_limit)
-        self._settrace = _SETTRACE
+def settrace_tracer(max_steps: int, value_chars: int, on_limit, permitted,
+                    _settrace=_SETTRACE, _gettrace=_GETTRACE, _encode=encode_value,
+                    _exception=exception_info, _user=USER_FILENAME):
+    steps, record = step_recorder(max_steps, value_chars, on_limit)
+    depth_now = [0]
 
-    def _on_call(self, frame, event, arg):
-        if frame.f_code.co_filename != USER_FILENAME:
+    def on_call(frame, event, arg):
+        code = frame.f_code
+        if code.co_filename != _user:
             return None
-        depth = self.depth
-        self.depth += 1
-        self.record("call", frame, depth)
-        record = self.record
+        depth = depth_now[0]
+        depth_now[0] = depth + 1
+        func = code.co_name
+        record("call", frame, depth, func)
 
         def local(frame, event, arg):
             if event == "line":
-                record("line", frame, depth)
+                record("line", frame, depth, func)
             elif event == "return":
-                record("return", frame, depth)["value"] = encode_value(arg, self.value_chars)
-                self.depth -= 1
+                record("return", frame, depth, func)["value"] = _encode(arg, value_chars)
+                depth_now[0] -= 1
             elif event == "exception":
-                record("exception", frame, depth)["exception"] = exception_info(
-                    arg[1], self.value_chars)
+                record("exception", frame, depth, func)["exception"] = _exception(
+                    arg[1], value_chars)
             return local
 
         return local
 
-    def start(self) -> None:
-        self._settrace(self._on_call)
+    def tampered() -> bool:
+        """True when tracing was switched off (globally or for one of its frames)."""
+        return _gettrace() is not on_call or depth_now[0] != 0
 
-    def stop(self) -> None:
-        self._settrace(None)
-
-    def tampered(self) -> bool:
-        """True when user code switched tracing off (globally or for one of its frames)."""
-        return self.tamper_flag or sys.gettrace() != self._on_call or self.depth != 0
+    return SimpleNamespace(steps=steps, start=lambda: permitted(_settrace, on_call),
+                           stop=lambda: permitted(_settrace, None), tampered=tampered)

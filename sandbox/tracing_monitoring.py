@@ -2,17 +2,21 @@
 
 Local events (start, resume, line, return, yield) are switched on only for the job's own
 code objects, so library code runs at full speed; raise/unwind can only be global events
-and are filtered by code object. Written against the 3.12 API; this project's CI runs 3.11,
-where the settrace tracer is used instead.
+and are filtered by code object. Built from closures like the settrace tracer
+(sandbox/tracing.py). Written against the 3.12 API; this project's CI runs 3.11, where the
+settrace tracer is used instead.
 """
 
 from __future__ import annotations
 
 import sys
+from types import SimpleNamespace
 
-from .tracing import StepRecorder, exception_info
+from .encoding import encode_value
+from .tracing import exception_info, step_recorder
 
 _TOOL_NAME = "execsynth"
+_NONE_VALUE = {"type": "NoneType", "repr": "None", "json": None, "truncated": False}
 
 
 def _user_codes(module_code) -> set:
@@ -25,74 +29,77 @@ def _user_codes(module_code) -> set:
     return found
 
 
-class MonitoringTracer(StepRecorder):
-    def __init__(self, module_code, max_steps: int, value_chars: int, on_limit) -> None:
-        super().__init__(max_steps, value_chars, on_limit)
-        self.codes = _user_codes(module_code)
-        self.mon = sys.monitoring
-        self.tool = self.mon.DEBUGGER_ID
-        self._depths: dict[int, list[int]] = {}
+def monitoring_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
+                      _mon=getattr(sys, "monitoring", None), _getframe=sys._getframe,
+                      _encode=encode_value, _exception=exception_info):
+    steps, record = step_recorder(max_steps, value_chars, on_limit)
+    codes = _user_codes(module_code)
+    tool = _mon.DEBUGGER_ID
+    depth_now = [0]
+    depths: dict[int, list[int]] = {}
 
-    def _enter(self, code, offset):
-        if code in self.codes:
-            frame = sys._getframe(1)
-            depth = self.depth
-            self.depth += 1
-            self._depths.setdefault(id(frame), []).append(depth)
-            self.record("call", frame, depth)
+    def caller():  # the user frame that raised the event (guarded: sys._getframe)
+        return permitted(_getframe, 3)
 
-    def _depth_of(self, frame) -> int:
-        stack = self._depths.get(id(frame))
-        return stack[-1] if stack else max(self.depth - 1, 0)
+    def enter(code, offset):
+        if code in codes:
+            frame = caller()
+            depth = depth_now[0]
+            depth_now[0] = depth + 1
+            depths.setdefault(id(frame), []).append(depth)
+            record("call", frame, depth, code.co_name)
 
-    def _leave(self, frame, value) -> None:
-        depth = self._depth_of(frame)
-        self.record("return", frame, depth)["value"] = value
-        stack = self._depths.get(id(frame))
+    def depth_of(frame) -> int:
+        stack = depths.get(id(frame))
+        return stack[-1] if stack else max(depth_now[0] - 1, 0)
+
+    def leave(code, frame, value) -> None:
+        record("return", frame, depth_of(frame), code.co_name)["value"] = value
+        stack = depths.get(id(frame))
         if stack:
             stack.pop()
-        self.depth -= 1
+        depth_now[0] -= 1
 
-    def _line(self, code, line):
-        frame = sys._getframe(1)
-        self.record("line", frame, self._depth_of(frame))
+    def line(code, number):
+        frame = caller()
+        record("line", frame, depth_of(frame), code.co_name)
 
-    def _return(self, code, offset, retval):
-        from .encoding import encode_value
+    def returned(code, offset, retval):
+        leave(code, caller(), _encode(retval, value_chars))
 
-        self._leave(sys._getframe(1), encode_value(retval, self.value_chars))
+    def raised(code, offset, exc):
+        if code in codes:
+            frame = caller()
+            record("exception", frame, depth_of(frame), code.co_name)["exception"] = \
+                _exception(exc, value_chars)
 
-    def _raise(self, code, offset, exc):
-        if code in self.codes:
-            frame = sys._getframe(1)
-            self.record("exception", frame, self._depth_of(frame))["exception"] = \
-                exception_info(exc, self.value_chars)
+    def unwound(code, offset, exc):
+        if code in codes:
+            leave(code, caller(), dict(_NONE_VALUE))
 
-    def _unwind(self, code, offset, exc):
-        if code in self.codes:
-            self._leave(sys._getframe(1), {"type": "NoneType", "repr": "None",
-                                           "json": None, "truncated": False})
-
-    def start(self) -> None:
-        mon, events, tool = self.mon, self.mon.events, self.tool
-        mon.use_tool_id(tool, _TOOL_NAME)
-        for event, callback in ((events.PY_START, self._enter), (events.PY_RESUME, self._enter),
-                                (events.LINE, self._line), (events.PY_RETURN, self._return),
-                                (events.PY_YIELD, self._return), (events.RAISE, self._raise),
-                                (events.PY_UNWIND, self._unwind)):
-            mon.register_callback(tool, event, callback)
+    def start() -> None:
+        events = _mon.events
+        _mon.use_tool_id(tool, _TOOL_NAME)
+        for event, callback in ((events.PY_START, enter), (events.PY_RESUME, enter),
+                                (events.LINE, line), (events.PY_RETURN, returned),
+                                (events.PY_YIELD, returned), (events.RAISE, raised),
+                                (events.PY_UNWIND, unwound)):
+            _mon.register_callback(tool, event, callback)
         local = (events.PY_START | events.PY_RESUME | events.LINE | events.PY_RETURN
                  | events.PY_YIELD)
-        for code in self.codes:
-            mon.set_local_events(tool, code, local)
-        mon.set_events(tool, events.RAISE | events.PY_UNWIND)
+        for code in codes:
+            _mon.set_local_events(tool, code, local)
+        _mon.set_events(tool, events.RAISE | events.PY_UNWIND)
 
-    def stop(self) -> None:
-        self.mon.set_events(self.tool, 0)
-        for code in self.codes:
-            self.mon.set_local_events(self.tool, code, 0)
-        self.mon.free_tool_id(self.tool)
+    def stop() -> None:
+        _mon.set_events(tool, 0)
+        for code in codes:
+            _mon.set_local_events(tool, code, 0)
+        _mon.free_tool_id(tool)
 
-    def tampered(self) -> bool:
-        return (self.tamper_flag or self.mon.get_tool(self.tool) != _TOOL_NAME
-                or self.mon.get_events(self.tool) == 0 or self.depth != 0)
+    def tampered() -> bool:
+        return (_mon.get_tool(tool) != _TOOL_NAME or _mon.get_events(tool) == 0
+                or depth_now[0] != 0)
+
+    return SimpleNamespace(steps=steps, start=lambda: permitted(start),
+                           stop=lambda: permitted(stop), tampered=tampered)

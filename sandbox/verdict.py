@@ -3,7 +3,7 @@
 The forkserver sends what it saw (exit status, whether the wall deadline passed, times,
 the raw bytes of the result pipe, the captured output); the result frame is parsed and
 checked here, where the payload is decoded once. A pipe holding anything but one
-well-formed frame with a known status means the program interfered with the channel:
+authenticated frame with a known status means the program interfered with the channel:
 `killed`, never a verdict taken from that payload.
 """
 
@@ -38,6 +38,10 @@ def _no_result(report: wire.RunReport, limits: dict) -> tuple[str, dict]:
         return "killed", {"type": "Killed",
                           "message": f"terminated by signal {signal.Signals(sig).name}"}
     code = os.waitstatus_to_exitcode(status)
+    if report.forged:
+        return "killed", {"type": "ResultForged",
+                          "message": "the result channel held something other than the "
+                                     "sandbox's authenticated result frame"}
     if report.result:
         return "killed", {"type": "ResultCorrupted",
                           "message": "the program wrote to the sandbox's result channel"}

@@ -4,9 +4,10 @@ Host and forkserver exchange length-prefixed frames over pipes: JSON for jobs, t
 handshake and errors, and a binary run report (`RunReport`) for each finished job. The
 report carries the child's raw result bytes, stdout and stderr untouched, so the
 forkserver never decodes or re-encodes a result (traces are large) and the host decodes it
-once. A job child writes one result frame (magic, length, JSON) to its result pipe; the
-host accepts it only if the pipe held exactly one well-formed frame, so garbage written by
-the program is detected.
+once. A job child writes one result frame (magic, length, keyed hash, JSON) to its result pipe.
+The forkserver checks the hash under the job's key (`authentic`) and passes on only a pipe
+that held exactly that one frame; anything else reaches the host as `forged`, without its
+bytes. The host checks every frame's announced size before allocating for it.
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ import os
 import select
 import struct
 import time
+from _blake2 import blake2b
 
 _HEADER = struct.Struct(">I")
-_RESULT_MAGIC = b"XSR1"
-_RESULT_HEADER = struct.Struct(">4sQ")
+RESULT_MAGIC = b"XSR2"
+RESULT_HEADER = struct.Struct(">4sQ")  # magic, body length; then the MAC, then the body
+RESULT_MAC_BYTES = 32
 _REPORT_KIND = b"R"
 # kind, flags, wait status, duration ms, CPU ms, lengths of result, stdout and stderr
 _REPORT = struct.Struct(">cBiddIII")
-_TIMED_OUT, _STDOUT_OVER, _STDERR_OVER = 1, 2, 4
+_TIMED_OUT, _STDOUT_OVER, _STDERR_OVER, _FORGED = 1, 2, 4, 8
 MAX_FRAME = 1 << 30
 
 
@@ -61,10 +64,10 @@ def _read_exact(fd: int, size: int, deadline: float | None) -> bytes:
     return b"".join(chunks)
 
 
-def _read_body(fd: int, deadline: float | None) -> bytes:
+def _read_body(fd: int, deadline: float | None, max_bytes: int = MAX_FRAME) -> bytes:
     (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size, deadline))
-    if size > MAX_FRAME:
-        raise ValueError(f"frame of {size} bytes exceeds the {MAX_FRAME} byte limit")
+    if size > max_bytes:
+        raise ValueError(f"frame of {size} bytes exceeds the {max_bytes} byte limit")
     return _read_exact(fd, size, deadline)
 
 
@@ -79,15 +82,16 @@ class RunReport:
     import dataclasses (and the inspect module behind it)."""
 
     __slots__ = ("wait_status", "timed_out", "duration_ms", "cpu_ms", "result", "stdout",
-                 "stderr", "stdout_over", "stderr_over")
+                 "stderr", "stdout_over", "stderr_over", "forged")
 
     def __init__(self, wait_status: int, timed_out: bool, duration_ms: float, cpu_ms: float,
                  result: bytes, stdout: bytes, stderr: bytes, stdout_over: bool = False,
-                 stderr_over: bool = False) -> None:
+                 stderr_over: bool = False, forged: bool = False) -> None:
         self.wait_status, self.timed_out = wait_status, timed_out
         self.duration_ms, self.cpu_ms = duration_ms, cpu_ms
         self.result, self.stdout, self.stderr = result, stdout, stderr
         self.stdout_over, self.stderr_over = stdout_over, stderr_over
+        self.forged = forged
 
     def same_behaviour(self, other: "RunReport") -> bool:
         """Whether both runs left the same raw outcome (times aside), so that judging them
@@ -97,13 +101,13 @@ class RunReport:
                 and self.timed_out == other.timed_out and self.result == other.result
                 and self.stdout == other.stdout and self.stderr == other.stderr
                 and self.stdout_over == other.stdout_over
-                and self.stderr_over == other.stderr_over)
+                and self.stderr_over == other.stderr_over and self.forged == other.forged)
 
 
 def encode_report(report: RunReport) -> list[bytes]:
     """The report as one frame, in parts (written with one gathered write, no joined copy)."""
     flags = ((_TIMED_OUT if report.timed_out else 0) | (_STDOUT_OVER if report.stdout_over else 0)
-             | (_STDERR_OVER if report.stderr_over else 0))
+             | (_STDERR_OVER if report.stderr_over else 0) | (_FORGED if report.forged else 0))
     head = _REPORT.pack(_REPORT_KIND, flags, report.wait_status, report.duration_ms,
                         report.cpu_ms, len(report.result), len(report.stdout),
                         len(report.stderr))
@@ -132,13 +136,19 @@ def decode_report(body: bytes) -> RunReport:
     return RunReport(wait_status, bool(flags & _TIMED_OUT), duration_ms, cpu_ms,
                      body[_REPORT.size:out_at], body[out_at:err_at], body[err_at:],
                      stdout_over=bool(flags & _STDOUT_OVER),
-                     stderr_over=bool(flags & _STDERR_OVER))
+                     stderr_over=bool(flags & _STDERR_OVER), forged=bool(flags & _FORGED))
 
 
-def read_reply(fd: int, deadline: float | None = None) -> RunReport | dict:
+def report_bound(result_bytes: int, output_bytes: int) -> int:
+    """The largest honest run report: the result cap plus both output streams at their cap."""
+    return _REPORT.size + result_bytes + 2 * output_bytes
+
+
+def read_reply(fd: int, deadline: float | None = None,
+               max_bytes: int = MAX_FRAME) -> RunReport | dict:
     """A forkserver's answer to a job: a RunReport, or a JSON frame (a run it could not
-    judge)."""
-    body = _read_body(fd, deadline)
+    judge); refused before allocation when it announces more than `max_bytes`."""
+    body = _read_body(fd, deadline, max_bytes)
     if body[:1] == _REPORT_KIND:
         if len(body) < _REPORT.size:
             raise ValueError("truncated run report")
@@ -146,18 +156,29 @@ def read_reply(fd: int, deadline: float | None = None) -> RunReport | dict:
     return json.loads(body)
 
 
-def result_frame(data: bytes) -> bytes:
-    return _RESULT_HEADER.pack(_RESULT_MAGIC, len(data)) + data
+def authentic(buffer, key: bytes) -> bool:
+    """In the forkserver: whether `buffer` is exactly one result frame hashed under `key`."""
+    head = RESULT_HEADER.size + RESULT_MAC_BYTES
+    if len(buffer) < head:
+        return False
+    magic, size = RESULT_HEADER.unpack_from(buffer)
+    if magic != RESULT_MAGIC or len(buffer) != head + size:
+        return False
+    view = memoryview(buffer)
+    mac = blake2b(view[head:], key=key, digest_size=RESULT_MAC_BYTES).digest()
+    return mac == bytes(view[RESULT_HEADER.size:head])
 
 
 def parse_result(buffer: bytes) -> dict:
-    """The child's result, or ValueError when the pipe held anything but one frame."""
-    if len(buffer) < _RESULT_HEADER.size:
+    """The child's result (already authenticated by the forkserver), or ValueError when the
+    bytes are not one frame with a status."""
+    head = RESULT_HEADER.size + RESULT_MAC_BYTES
+    if len(buffer) < head:
         raise ValueError("no result frame" if not buffer else "truncated result frame")
-    magic, size = _RESULT_HEADER.unpack_from(buffer)
-    if magic != _RESULT_MAGIC or len(buffer) != _RESULT_HEADER.size + size:
+    magic, size = RESULT_HEADER.unpack_from(buffer)
+    if magic != RESULT_MAGIC or len(buffer) != head + size:
         raise ValueError("malformed result frame")
-    payload = json.loads(buffer[_RESULT_HEADER.size:])
+    payload = json.loads(buffer[head:])
     if not isinstance(payload, dict) or not isinstance(payload.get("status"), str):
         raise ValueError("result frame without a status")
     return payload

@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from training.values import NotALiteral, literal_from_node, parse_literal, values_equal
+from training.values import FloatTolerance, NotALiteral, literal_from_node, parse_literal, values_equal
 
 MAX_BLOCK_CHARS = 200_000
 _ANSWER_OPEN = re.compile(r"<answer>", re.I)
@@ -278,17 +278,19 @@ def gold_value(gold: object) -> object:
     raise NotALiteral(f"unsupported gold value {type(gold).__name__}")
 
 
-def grade_output(predicted_text: str, gold: object, entry_point: str | None = None) -> bool:
-    """True if `predicted_text` names the gold output by value.
+def grade_output(predicted_text: str, gold: object, entry_point: str | None = None,
+                 tolerance: FloatTolerance | None = None) -> bool:
+    """True if `predicted_text` names the gold output by value (training.values: `==` with
+    exact types; a float tolerance only when one is passed).
 
     `predicted_text` is either the value itself (`[1, 2]`) or, with `entry_point`, a text
     containing `assert entry(...) == value`. `gold` is a typed value or its repr."""
     expected = gold_value(gold)
     try:
-        return values_equal(parse_literal(predicted_text), expected)
+        return values_equal(parse_literal(predicted_text), expected, tolerance)
     except NotALiteral:
         pass
     if entry_point is None:
         return False
     found, value = extract_assertion_value(predicted_text, entry_point)
-    return found and values_equal(value, expected)
+    return found and values_equal(value, expected, tolerance)

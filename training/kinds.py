@@ -16,19 +16,70 @@ from typing import Protocol
 from training.answers import parse_assertion
 from training.errors import GroundTruthError
 from training.records import COVERAGE, IO, NEXT_LINE, OI, VARIABLE, Question
-from training.values import NotALiteral, canonical_type, parse_literal, values_equal
+from training.values import FloatTolerance, NotALiteral, canonical_type, parse_literal, values_equal
 
 NIL = "Nil"
 
 
 @dataclass(frozen=True)
+class Signature:
+    """How the entry point binds arguments: names that take a positional argument, names
+    that take a keyword, and whether it has *args / **kwargs."""
+
+    positional: tuple[str, ...]
+    keywords: tuple[str, ...]
+    varargs: bool = False
+    varkw: bool = False
+
+    def bind(self, args: tuple, kwargs: dict) -> dict | None:
+        """Argument values by parameter name (surplus in "*" / "**"), or None when Python
+        would refuse the call (too many positionals, unknown or repeated keyword)."""
+        if len(args) > len(self.positional) and not self.varargs:
+            return None
+        bound: dict = dict(zip(self.positional, args))
+        bound["*"] = tuple(args[len(self.positional):])
+        extra: dict = {}
+        for name, value in kwargs.items():
+            if name in bound:
+                return None
+            if name in self.keywords:
+                bound[name] = value
+            elif self.varkw:
+                extra[name] = value
+            else:
+                return None
+        bound["**"] = extra
+        return bound
+
+
+@lru_cache(maxsize=1024)
+def signature_of(code: str, entry_point: str) -> Signature | None:
+    """The signature of the module-level `def entry_point` in `code`, or None."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == entry_point:
+            a = node.args
+            return Signature(tuple(x.arg for x in a.posonlyargs + a.args),
+                             tuple(x.arg for x in a.args + a.kwonlyargs),
+                             a.vararg is not None, a.kwarg is not None)
+    return None
+
+
+@dataclass(frozen=True)
 class GradeContext:
-    """What grading needs besides the question: the entry point, and for O->I a callable
-    that runs the stored function on a literal argument list and returns the typed result
-    (None when the run did not return normally; it raises on infrastructure failure)."""
+    """What grading needs besides the question: the entry point; for O->I a callable that
+    runs the stored function on a literal argument list and returns the typed result (None
+    when the run did not return normally; it raises on infrastructure failure); the entry
+    point's signature, so that `f(x=1)` is the call `f(1)`; and the float tolerance (None:
+    exact, the default)."""
 
     entry_point: str
     run_call: Callable[[str], dict | None] | None = None
+    signature: Signature | None = None
+    tolerance: FloatTolerance | None = None
 
 
 class QuestionKind(Protocol):
@@ -80,6 +131,18 @@ def literal_args(args_text: str) -> tuple[tuple, tuple] | None:
     return args, kwargs
 
 
+def same_call(args: tuple, kwargs: dict, gold_args: tuple, gold_kwargs: dict,
+              signature: Signature | None) -> bool:
+    """Whether two literal argument lists make the same call: equal as written, or bound
+    to the same parameters (`f(x=1)` is `f(1)` for `def f(x)`). Values compare exactly."""
+    if values_equal(args, gold_args) and values_equal(kwargs, gold_kwargs):
+        return True
+    if signature is None:
+        return False
+    mine, gold = signature.bind(args, kwargs), signature.bind(gold_args, gold_kwargs)
+    return mine is not None and gold is not None and values_equal(mine, gold)
+
+
 class InputOutput:
     """`assert f(<args>) == ????`: the predicted literal is compared with the stored
     result; the model's text is never executed."""
@@ -96,9 +159,9 @@ class InputOutput:
         if stored is not None:
             if parsed.args is None or parsed.kwargs is None:
                 return False
-            if not values_equal(parsed.args, stored[0]) or not values_equal(parsed.kwargs, dict(stored[1])):
+            if not same_call(parsed.args, parsed.kwargs, stored[0], dict(stored[1]), ctx.signature):
                 return False
-        return values_equal(parsed.value, gold_typed_value(question.payload["result"]))
+        return values_equal(parsed.value, gold_typed_value(question.payload["result"]), ctx.tolerance)
 
 
 class OutputInput:
@@ -117,7 +180,7 @@ class OutputInput:
             raise GroundTruthError("output->input grading needs a sandbox runner")
         expected = gold_typed_value(question.payload["result"])
         try:
-            return values_equal(observed_value(ctx.run_call(parsed.args_text())), expected)
+            return values_equal(observed_value(ctx.run_call(parsed.args_text())), expected, ctx.tolerance)
         except NotALiteral:
             return False
 
@@ -207,7 +270,7 @@ class VariableValue:
             value = parse_literal(value_text)
         except NotALiteral:
             return False
-        return values_equal(value, cached_literal(str(question.payload["repr"])))
+        return values_equal(value, cached_literal(str(question.payload["repr"])), ctx.tolerance)
 
 
 _YES = {"yes", "true", "y"}

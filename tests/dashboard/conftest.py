@@ -151,7 +151,7 @@ def open_dashboard(browser, live: Live, with_key: bool = True, setup=None):
 
 
 def wait_refreshed(page, at_least: int) -> int:
-    page.wait_for_function(f"Number(document.body.dataset.refreshed || 0) >= {at_least} && !document.body.dataset.busy",
+    page.wait_for_function(f"() => Number(document.body.dataset.refreshed || 0) >= {at_least} && !document.body.dataset.busy",
                            timeout=30000)
     return int(page.evaluate("document.body.dataset.refreshed"))
 

@@ -28,7 +28,7 @@ def test_sample_browser_shows_a_sample_and_steps_through_its_trace(browser, live
     steps = sample["execution"]["trace"]["steps"]
 
     page.click(f"#samples tr[data-sample='{sample_id}']")
-    page.wait_for_function(f"document.getElementById('sample-title').textContent.startsWith('#{sample_id} ')")
+    page.wait_for_function(f"() => document.getElementById('sample-title').textContent.startsWith('#{sample_id} ')")
     code_lines = page.evaluate("() => [...document.querySelectorAll('#sample-code .ln')].map(e => e.textContent)")
     source = sample["program"]["source"].rstrip("\n").split("\n")
     assert code_lines == [f"{i}{text or ' '}" for i, text in enumerate(source, 1)]  # numbered, verbatim
@@ -79,7 +79,7 @@ def test_without_a_key_public_panels_work_and_a_saved_key_unlocks_samples(browse
 
     page.evaluate(f"localStorage.setItem({KEY_STORAGE!r}, 'esk_not-a-real-key')")
     page.click("#refresh-now")
-    page.wait_for_function("document.getElementById('notices').textContent.includes('unknown API key')")
+    page.wait_for_function("() => document.getElementById('notices').textContent.includes('unknown API key')")
     assert "HTTP 401" in page.inner_text("#notices")
 
 

@@ -80,7 +80,7 @@ def test_page_loads_clean_and_every_chart_shows_the_api_numbers(browser, live: L
         assert mean == pytest.approx(sum(scores) / len(scores))
 
     page.select_option("#feature-pick", "trace_steps")  # the server's per-level means over every sample
-    page.wait_for_function("Chart.getChart('chart-features').data.datasets[0].label === 'mean trace steps'")
+    page.wait_for_function("() => Chart.getChart('chart-features').data.datasets[0].label === 'mean trace steps'")
     per_level: dict[str, list[int]] = {}
     for r in rows:  # few enough that every sample of a level is read: the ground truth
         steps = live.api(f"/v1/samples/{r['id']}", include_trace="false")["features"].get("trace_steps")
@@ -90,7 +90,7 @@ def test_page_loads_clean_and_every_chart_shows_the_api_numbers(browser, live: L
     assert drawn["labels"] == sorted(per_level)
     assert drawn["datasets"][0]["data"] == pytest.approx([sum(v) / len(v) for _, v in sorted(per_level.items())], abs=1e-4)
     page.select_option("#feature-pick", "difficulty_score")
-    page.wait_for_function("Chart.getChart('chart-features').data.datasets[0].label === 'mean difficulty score'")
+    page.wait_for_function("() => Chart.getChart('chart-features').data.datasets[0].label === 'mean difficulty score'")
     shot = screenshot(page, "dashboard.png")
     assert shot.stat().st_size > 50_000
     assert console.errors == []

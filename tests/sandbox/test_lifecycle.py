@@ -89,7 +89,7 @@ def test_rlimits_isolation_is_explicit_and_loud(caplog):
             workdir = box._backend.spec.workdir
     assert "WITHOUT NAMESPACE ISOLATION" in caplog.text
     assert r.status == "ok" and r.result["repr"] == ("65534" if os.geteuid() == 0 else str(os.getuid()))
-    assert bomb.status == "exception" and bomb.exception["type"] == "BlockingIOError"
+    assert bomb.status == "exception" and bomb.exception["type"] == "SandboxViolation"
     assert not os.path.exists(workdir)
 
 

@@ -7,11 +7,12 @@ import signal
 
 from sandbox import Job, Sandbox, same_behaviour, wire
 from sandbox.calls import call_error
-from sandbox.child import EXIT_CHANNEL_LOST
+from sandbox.child import EXIT_CHANNEL_LOST, result_frame
 from sandbox.verdict import judge
 
 from .conftest import TEST_LIMITS, job
 
+KEY = b"k" * 32
 WIRE_JOB = {"id": "j", "hash_seed": 0, "limits": TEST_LIMITS.to_wire()}
 
 
@@ -23,7 +24,7 @@ def _report(result: bytes = b"", **kw) -> wire.RunReport:
 
 
 def _frame(text: str) -> bytes:
-    return wire.result_frame(text.encode())
+    return result_frame(text.encode(), KEY)
 
 
 def test_report_round_trips_through_a_pipe():

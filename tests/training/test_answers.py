@@ -10,19 +10,40 @@ from training.answers import (
 )
 from training.kinds import GradeContext, code_key, grade_question
 from training.prompts import ordinal
-from training.values import NotALiteral, canonical_type, parse_literal, values_equal
+from training.values import FloatTolerance, NotALiteral, canonical_type, parse_literal, values_equal
 
 CTX = GradeContext("f")
 
 
 @pytest.mark.parametrize("pred, gold, equal", [
-    (1, 1, True), (1, 1.0, False), (True, 1, False), (0.1 + 0.2, 0.3, True),
-    ({3, 1, 2}, {1, 2, 3}, True), ({1, 2}, {1, 3}, False), ({1.0000000001}, {1.0}, True),
+    (1, 1, True), (1, 1.0, False), (True, 1, False), (0.1 + 0.2, 0.3, False),
+    ({3, 1, 2}, {1, 2, 3}, True), ({1, 2}, {1, 3}, False), ({1.0000000001}, {1.0}, False),
     ({"a": [1, 2]}, {"a": [1, 2]}, True), ({1: "a"}, {True: "a"}, False),
-    ((1, [2.0]), (1, [2.0000000001]), True), ([1, 2], (1, 2), False), ("a;b", "a;b", True),
+    ((1, [2.0]), (1, [2.0000000001]), False), ([1, 2], (1, 2), False), ("a;b", "a;b", True),
+    (1234568.0, 1234567.0, False), (0.0, 1e-10, False), (-5e-10, 5e-10, False),
+    ({1, 2.0}, {1.0, 2}, False), ({"k": {1.5}}, {"k": {1.5}}, True), (1e999, 1e999, True),
 ])
-def test_values_equal_is_strict_on_types_tolerant_on_floats_and_set_order(pred, gold, equal):
+def test_values_equal_is_pythons_eq_with_exact_types(pred, gold, equal):
     assert values_equal(pred, gold) is equal
+    assert (pred == gold) or not equal  # never looser than Python's ==
+
+
+@pytest.mark.parametrize("pred, gold, equal", [
+    (0.1 + 0.2, 0.3, True), (1234567.5, 1234567.0, True), (1.0 + 1e-3, 1.0, False),
+    ({1.0000000001}, {1.0}, True), ((1, [2.0]), (1, [2.0000000001]), True), (1, 1.0, False),
+])
+def test_a_float_tolerance_is_explicit(pred, gold, equal):
+    assert values_equal(pred, gold, FloatTolerance()) is equal
+
+
+def test_float_tolerance_options():
+    assert FloatTolerance.from_option(None) is None and FloatTolerance.from_option(False) is None
+    assert FloatTolerance.from_option(True) == FloatTolerance()
+    assert FloatTolerance.from_option(1e-3) == FloatTolerance(rel=1e-3, abs=0.0)
+    assert FloatTolerance.from_option({"abs": 0.5}) == FloatTolerance(abs=0.5)
+    for bad in ("yes", {"tol": 1}, -1.0, {"rel": float("nan")}):
+        with pytest.raises(ValueError):
+            FloatTolerance.from_option(bad)
 
 
 def test_parse_literal_never_executes_and_bounds_size():

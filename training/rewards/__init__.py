@@ -16,6 +16,7 @@ from training.rewards.codegen import DEFAULT_FORMAT_BONUS, score_codegen
 from training.rewards.result import RewardResult
 from training.rewards.whitebox import DEFAULT_ALPHA, score_assertion_task
 from training.tasks import CODEGEN, IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task, task_type_of
+from training.values import FloatTolerance
 
 __all__ = [
     "REWARDS", "RewardResult", "compute_score", "score", "trl_reward", "make_trl_reward",
@@ -25,12 +26,16 @@ __all__ = [
 Scorer = Callable[..., RewardResult]
 
 
-def _assertion(task: Task, solution: str, alpha: float = DEFAULT_ALPHA, **_: Any) -> RewardResult:
-    return score_assertion_task(task, solution, alpha=alpha)
+def _assertion(task: Task, solution: str, alpha: float = DEFAULT_ALPHA,
+               float_tolerance: Any = None, **_: Any) -> RewardResult:
+    return score_assertion_task(task, solution, alpha=alpha,
+                                tolerance=FloatTolerance.from_option(float_tolerance))
 
 
-def _codegen(task: Task, solution: str, format_bonus: float = DEFAULT_FORMAT_BONUS, **_: Any) -> RewardResult:
-    return score_codegen(task, solution, format_bonus=format_bonus)
+def _codegen(task: Task, solution: str, format_bonus: float = DEFAULT_FORMAT_BONUS,
+             float_tolerance: Any = None, **_: Any) -> RewardResult:
+    return score_codegen(task, solution, format_bonus=format_bonus,
+                         tolerance=FloatTolerance.from_option(float_tolerance))
 
 
 REWARDS: dict[str, Scorer] = {
@@ -54,7 +59,11 @@ def compute_score(data_source: str, solution_str: str, ground_truth: str,
                   extra_info: dict | None = None, **options: Any) -> dict[str, Any]:
     """verl's custom reward entry point: returns {"score": float, ...numeric breakdown}.
 
-    Options (`alpha`, `format_bonus`) come from verl's `custom_reward_function.reward_kwargs`."""
+    Options (`alpha`, `format_bonus`, `float_tolerance`) come from verl's
+    `custom_reward_function.reward_kwargs`. Answers compare exactly (Python's `==` with
+    exact types); `float_tolerance` (off by default: None) turns on `math.isclose` for
+    floats: True for rel 1e-6 / abs 1e-9, a number for that relative tolerance, or
+    {"rel": .., "abs": ..}."""
     return score(solution_str, ground_truth, data_source, **options).to_verl()
 
 

@@ -15,7 +15,7 @@ from training.kinds import gold_typed_value, observed_value
 from training.rewards.result import RewardResult
 from training.rewards.runtime import run_call
 from training.tasks import Task
-from training.values import NotALiteral, values_equal
+from training.values import FloatTolerance, NotALiteral, values_equal
 
 DEFAULT_FORMAT_BONUS = 0.05
 MAX_CODE_CHARS = 50_000
@@ -36,7 +36,8 @@ def extract_code(solution_str: str) -> tuple[str | None, bool]:
 
 
 def score_codegen(task: Task, solution_str: str, format_bonus: float = DEFAULT_FORMAT_BONUS,
-                  runner: Callable[[str, str, str, int], dict | None] | None = None) -> RewardResult:
+                  runner: Callable[[str, str, str, int], dict | None] | None = None,
+                  tolerance: FloatTolerance | None = None) -> RewardResult:
     code, well_formatted = extract_code(solution_str) if isinstance(solution_str, str) else (None, False)
     n = len(task.tests)
     if code is None or not code.strip():
@@ -47,16 +48,16 @@ def score_codegen(task: Task, solution_str: str, format_bonus: float = DEFAULT_F
     passed = []
     for test in task.tests:
         typed = run(code, task.entry_point, test.args, task.hash_seed)
-        passed.append(_matches(typed, test.expected))
+        passed.append(_matches(typed, test.expected, tolerance))
     n_correct = sum(passed)
     rate = n_correct / n
-    bonus = format_bonus if well_formatted else 0.0
+    bonus = format_bonus if well_formatted and n_correct > 0 else 0.0
     return RewardResult(rate + bonus, 1.0 if n_correct == n else 0.0, rate, n, n_correct,
                         well_formatted, tuple(passed), max_score=1.0 + format_bonus)
 
 
-def _matches(typed: dict | None, expected: dict) -> bool:
+def _matches(typed: dict | None, expected: dict, tolerance: FloatTolerance | None) -> bool:
     try:
-        return values_equal(observed_value(typed), gold_typed_value(expected))
+        return values_equal(observed_value(typed), gold_typed_value(expected), tolerance)
     except NotALiteral:
         return False

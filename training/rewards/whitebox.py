@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from training.answers import find_answer_block, parse_block
-from training.kinds import GradeContext, grade_question
+from training.kinds import GradeContext, grade_question, signature_of
 from training.records import OI
 from training.rewards.result import RewardResult
 from training.rewards.runtime import run_call
 from training.tasks import Task
+from training.values import FloatTolerance
 
 DEFAULT_ALPHA = 0.5
 MIN_BLOCK_BUDGET = 4096
@@ -27,8 +28,10 @@ def block_budget(gold_block: str) -> int:
 
 
 def score_assertion_task(task: Task, solution_str: str, alpha: float = DEFAULT_ALPHA,
-                         runner: Callable[[str, str, str, int], dict | None] | None = None) -> RewardResult:
-    """Score one response to an io / io_whitebox / oi task, with a per-question breakdown."""
+                         runner: Callable[[str, str, str, int], dict | None] | None = None,
+                         tolerance: FloatTolerance | None = None) -> RewardResult:
+    """Score one response to an io / io_whitebox / oi task, with a per-question breakdown.
+    Values compare exactly (training.values) unless a float `tolerance` is passed."""
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must be in [0, 1], got {alpha}")
     steps = task.step_questions
@@ -49,7 +52,7 @@ def score_assertion_task(task: Task, solution_str: str, alpha: float = DEFAULT_A
     if assertion_q.kind == OI:
         run = runner or run_call
         call = lambda args: run(task.code, task.entry_point, args, task.hash_seed)  # noqa: E731
-    ctx = GradeContext(task.entry_point, call)
+    ctx = GradeContext(task.entry_point, call, signature_of(task.code, task.entry_point), tolerance)
     io_ok = grade_question(parsed.assertion, assertion_q, ctx)
     per_question = tuple(grade_question(parsed.answers.get(q.position), q, ctx) for q in steps)
     n_correct = sum(per_question)

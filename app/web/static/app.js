@@ -7,7 +7,7 @@ import { foldDifficulty, inDateRange } from "./aggregate.js";
 import { loadBatches, renderBatches } from "./batches.js";
 import { loadExports, renderExports } from "./exports.js";
 import { chartsAvailable, renderDifficulty, renderFeatures } from "./charts.js";
-import { $, esc, fmtInt, fmtPct, notice } from "./dom.js";
+import { $, fill, fmtInt, fmtPct, h, notice } from "./dom.js";
 import { renderFunnel } from "./funnel.js";
 import { apiFilters, clearSamples, loadSampleList, openSample, stepBy } from "./samples.js";
 
@@ -24,8 +24,8 @@ const needsSampleRows = (f) => Boolean(f.type || f.method || f.level || f.from |
 
 function fillSelect(el, options, keep = true) {
   const current = el.value;
-  const first = el.options[0].outerHTML;
-  el.innerHTML = first + options.map(([value, label]) => `<option value="${esc(value)}">${esc(label)}</option>`).join("");
+  const first = el.options[0];
+  fill(el, first, options.map(([value, label]) => h("option", { value }, label)));
   if (keep && [...el.options].some((o) => o.value === current)) el.value = current;
 }
 

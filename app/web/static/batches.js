@@ -2,7 +2,7 @@
 // one /v1/batches/{id} read each (the list endpoint carries no progress).
 
 import { getJson } from "./api.js";
-import { $, esc, fmtDuration, fmtInt, fmtUsd } from "./dom.js";
+import { $, fill, fmtDuration, fmtInt, fmtUsd, h, messageRow } from "./dom.js";
 import { parseTime } from "./aggregate.js";
 
 export const BATCHES_SHOWN = 20;
@@ -18,20 +18,21 @@ export function renderBatches(details) {
   const rows = details.map((b) => {
     const share = b.programs_requested ? Math.min(1, b.programs_done / b.programs_requested) : 0;
     const tokens = b.prompt_tokens + b.completion_tokens;
-    return `<tr data-batch="${b.id}">
-      <td>#${b.id}</td>
-      <td><span class="pill status-${esc(b.status)}">${esc(b.status)}</span></td>
-      <td>${esc(b.teacher)}</td>
-      <td class="progress-col"><div class="progress" title="${b.programs_done} of ${b.programs_requested} programs">
-        <span style="width:${(100 * share).toFixed(1)}%"></span></div>
-        <span class="progress-text">${fmtInt(b.programs_done)} / ${fmtInt(b.programs_requested)}</span></td>
-      <td class="num" data-field="accepted">${fmtInt(b.samples_accepted)}</td>
-      <td class="num" data-field="rate">${b.accepted_per_minute === null ? "–" : `${b.accepted_per_minute.toFixed(1)}/min`}</td>
-      <td class="num" data-field="eta">${fmtDuration(b.eta_seconds)}</td>
-      <td class="num" data-field="tokens" title="prompt ${fmtInt(b.prompt_tokens)} + completion ${fmtInt(b.completion_tokens)}">${fmtInt(tokens)}</td>
-      <td class="num" data-field="cost">${fmtUsd(b.cost_usd)}</td>
-      <td class="num" data-field="cost-per-accepted">${fmtUsd(b.cost_per_accepted_usd)}</td>
-      <td>${parseTime(b.created_at).toISOString().slice(0, 16).replace("T", " ")}</td></tr>`;
+    return h("tr", { dataset: { batch: b.id } },
+      h("td", {}, `#${b.id}`),
+      h("td", {}, h("span", { class: `pill status-${b.status}` }, b.status)),
+      h("td", {}, b.teacher),
+      h("td", { class: "progress-col" },
+        h("div", { class: "progress", title: `${b.programs_done} of ${b.programs_requested} programs` },
+          h("span", { style: { width: `${(100 * share).toFixed(1)}%` } })),
+        h("span", { class: "progress-text" }, `${fmtInt(b.programs_done)} / ${fmtInt(b.programs_requested)}`)),
+      h("td", { class: "num", dataset: { field: "accepted" } }, fmtInt(b.samples_accepted)),
+      h("td", { class: "num", dataset: { field: "rate" } }, b.accepted_per_minute === null ? "–" : `${b.accepted_per_minute.toFixed(1)}/min`),
+      h("td", { class: "num", dataset: { field: "eta" } }, fmtDuration(b.eta_seconds)),
+      h("td", { class: "num", dataset: { field: "tokens" }, title: `prompt ${fmtInt(b.prompt_tokens)} + completion ${fmtInt(b.completion_tokens)}` }, fmtInt(tokens)),
+      h("td", { class: "num", dataset: { field: "cost" } }, fmtUsd(b.cost_usd)),
+      h("td", { class: "num", dataset: { field: "cost-per-accepted" } }, fmtUsd(b.cost_per_accepted_usd)),
+      h("td", {}, parseTime(b.created_at).toISOString().slice(0, 16).replace("T", " ")));
   });
-  $("batches").querySelector("tbody").innerHTML = rows.join("") || `<tr><td colspan="11" class="muted">no batches yet: run <code>execsynth synth --programs 50</code></td></tr>`;
+  fill($("batches").querySelector("tbody"), rows.length ? rows : messageRow(11, "no batches yet: run ", "execsynth synth --programs 50"));
 }

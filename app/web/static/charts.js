@@ -1,6 +1,8 @@
 // Chart.js rendering. Charts are created once per canvas and updated in place on refresh, so
 // auto-refresh does not flicker; tests read the rendered data back with Chart.getChart(id).
 
+import { fill, h } from "./dom.js";
+
 export const COLORS = {
   accepted: "#2a9d8f",
   other: "#e76f51",
@@ -11,7 +13,7 @@ export const COLORS = {
 };
 
 export function chartsAvailable() {
-  return typeof window.Chart === "function" && !window.EXECSYNTH_CHART_MISSING;
+  return typeof window.Chart === "function";
 }
 
 function baseOptions({ stacked = false, horizontal = false } = {}) {
@@ -67,17 +69,21 @@ export function renderHeatmap(table) {
   const el = document.getElementById("heatmap");
   const levels = Object.keys(table).sort();
   const max = Math.max(1, ...levels.flatMap((l) => Object.values(table[l])));
-  const head = `<thead><tr><th>level \\ pass rate</th>${PASS_RATE_COLUMNS.map((c) => `<th>${c}</th>`).join("")}<th>n</th></tr></thead>`;
+  if (!levels.length) {
+    fill(el, h("tbody", {}, h("tr", {}, h("td", { class: "muted" }, "no solver pass rates yet"))));
+    return;
+  }
+  const head = h("thead", {}, h("tr", {}, h("th", {}, "level \\ pass rate"), PASS_RATE_COLUMNS.map((c) => h("th", {}, c)), h("th", {}, "n")));
   const rows = levels.map((level) => {
     const cells = PASS_RATE_COLUMNS.map((c) => {
       const n = table[level][c] || 0;
       const alpha = n ? 0.15 + 0.85 * (n / max) : 0;
-      return `<td data-level="${level}" data-rate="${c}" style="background: rgba(42, 157, 143, ${alpha.toFixed(3)})">${n || ""}</td>`;
-    }).join("");
+      return h("td", { dataset: { level, rate: c }, style: { background: `rgba(42, 157, 143, ${alpha.toFixed(3)})` } }, n || "");
+    });
     const total = Object.values(table[level]).reduce((a, b) => a + b, 0);
-    return `<tr><th>${level}</th>${cells}<td class="total">${total}</td></tr>`;
-  }).join("");
-  el.innerHTML = levels.length ? head + `<tbody>${rows}</tbody>` : `<tbody><tr><td class="muted">no solver pass rates yet</td></tr></tbody>`;
+    return h("tr", {}, h("th", {}, level), cells, h("td", { class: "total" }, total));
+  });
+  fill(el, head, h("tbody", {}, rows));
 }
 
 export function renderFeatures(means, label) {

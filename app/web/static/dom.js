@@ -1,7 +1,41 @@
-// Small DOM helpers shared by the panels: escaping, number formats, notices.
+// Small DOM helpers shared by the panels: building elements, number formats, notices.
+// Nothing is ever rendered through innerHTML: every value (a trace step, a program line, a
+// reject reason) becomes a text node or an attribute, so data shows as text whatever it holds.
 
-export function esc(value) {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+/**
+ * An element built without parsing HTML. `props`: "class", "dataset" (object), "style"
+ * (object of CSS properties), anything else becomes an attribute. `children`: text (any
+ * value, shown as text), nodes, arrays of them; null, undefined and false are skipped.
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") el.className = String(value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style") Object.assign(el.style, value);
+    else el.setAttribute(key, String(value));
+  }
+  appendAll(el, children);
+  return el;
+}
+
+function appendAll(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** Replaces the children of `el` (text or nodes, as in `h`). */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  appendAll(el, children);
+}
+
+/** A table row spanning `columns` with a muted message (optionally with a code part). */
+export function messageRow(columns, text, code = null) {
+  return h("tr", {}, h("td", { colspan: columns, class: "muted" }, text, code && h("code", {}, code)));
 }
 
 export const $ = (id) => document.getElementById(id);

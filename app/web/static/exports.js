@@ -2,7 +2,7 @@
 // their window, status, attempts and files. /v1/exports needs an API key.
 
 import { getJson, getKey } from "./api.js";
-import { $, esc, fmtInt } from "./dom.js";
+import { $, fill, fmtInt, h, messageRow } from "./dom.js";
 import { parseTime } from "./aggregate.js";
 
 const when = (value) => (value ? parseTime(value).toISOString().slice(0, 16).replace("T", " ") : "–");
@@ -15,17 +15,17 @@ export async function loadExports() {
 export function renderExports(page) {
   const body = $("exports").querySelector("tbody");
   if (page === null) {
-    body.innerHTML = `<tr><td colspan="8" class="muted">enter an API key to see export runs</td></tr>`;
+    fill(body, messageRow(8, "enter an API key to see export runs"));
     return;
   }
   const rows = page.items.map((e) => {
     const window = e.window_start || e.window_end ? `${when(e.window_start)} → ${when(e.window_end)}` : "–";
-    const files = e.files.map((f) => esc(f.path)).join(", ");
-    return `<tr data-export="${e.id}">
-      <td>#${e.id}</td><td>${esc(e.kind)}</td><td>${esc(e.format)}</td>
-      <td><span class="pill status-${esc(e.status)}" title="${esc(e.error || "")}">${esc(e.status)}</span></td>
-      <td>${window}</td><td class="num" data-field="samples">${fmtInt(e.sample_count)}</td>
-      <td class="num">${fmtInt(e.attempts)}</td><td>${files || "–"}</td></tr>`;
+    const files = e.files.map((f) => f.path).join(", ");
+    return h("tr", { dataset: { export: e.id } },
+      h("td", {}, `#${e.id}`), h("td", {}, e.kind), h("td", {}, e.format),
+      h("td", {}, h("span", { class: `pill status-${e.status}`, title: e.error || "" }, e.status)),
+      h("td", {}, window), h("td", { class: "num", dataset: { field: "samples" } }, fmtInt(e.sample_count)),
+      h("td", { class: "num" }, fmtInt(e.attempts)), h("td", {}, files || "–"));
   });
-  body.innerHTML = rows.join("") || `<tr><td colspan="8" class="muted">no exports yet: run <code>execsynth export --format verl</code></td></tr>`;
+  fill(body, rows.length ? rows : messageRow(8, "no exports yet: run ", "execsynth export --format verl"));
 }

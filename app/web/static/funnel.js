@@ -2,7 +2,7 @@
 // rejection reasons per stage, and one row per recent batch.
 
 import { renderFunnelChart } from "./charts.js";
-import { $, esc, fmtInt } from "./dom.js";
+import { $, fill, fmtInt, h, messageRow } from "./dom.js";
 
 export function renderFunnel(funnelStats, batchId) {
   const chosen = batchId ? funnelStats.batches.find((b) => String(b.batch_id) === String(batchId)) : null;
@@ -17,15 +17,16 @@ export function renderFunnel(funnelStats, batchId) {
 function renderReasons(stages) {
   const blocks = stages.filter((s) => Object.keys(s.reasons).length).map((s) => {
     const max = Math.max(...Object.values(s.reasons));
-    const rows = Object.entries(s.reasons).map(([reason, n]) => `
-      <div class="reason" data-stage="${esc(s.stage)}" data-reason="${esc(reason)}">
-        <span class="reason-name">${esc(reason)}</span>
-        <span class="bar"><span style="width:${((100 * n) / max).toFixed(1)}%"></span></span>
-        <span class="reason-n">${fmtInt(n)}</span>
-      </div>`).join("");
-    return `<div class="reason-stage"><h4>${esc(s.stage.replace("_", " "))} <span class="muted">${fmtInt(s.rejected)} rejected of ${fmtInt(s.total)}</span></h4>${rows}</div>`;
+    const rows = Object.entries(s.reasons).map(([reason, n]) =>
+      h("div", { class: "reason", dataset: { stage: s.stage, reason } },
+        h("span", { class: "reason-name" }, reason),
+        h("span", { class: "bar" }, h("span", { style: { width: `${((100 * n) / max).toFixed(1)}%` } })),
+        h("span", { class: "reason-n" }, fmtInt(n))));
+    return h("div", { class: "reason-stage" },
+      h("h4", {}, s.stage.replace("_", " "), " ", h("span", { class: "muted" }, `${fmtInt(s.rejected)} rejected of ${fmtInt(s.total)}`)),
+      rows);
   });
-  $("reasons").innerHTML = blocks.length ? blocks.join("") : `<p class="muted">no rejections</p>`;
+  fill($("reasons"), blocks.length ? blocks : h("p", { class: "muted" }, "no rejections"));
 }
 
 function stageOf(funnel, name) {
@@ -38,13 +39,13 @@ function renderBatchRows(batches) {
     const programs = stageOf(b.funnel, "programs");
     const samples = stageOf(b.funnel, "samples");
     const top = Object.entries(samples.reasons)[0] || Object.entries(programs.reasons)[0];
-    return `<tr data-batch="${b.batch_id}">
-      <td>#${b.batch_id}</td><td><span class="pill status-${esc(b.status)}">${esc(b.status)}</span></td>
-      <td>${fmtInt(calls.passed)} / ${fmtInt(calls.total)}</td>
-      <td>${fmtInt(programs.passed)} / ${fmtInt(programs.total)}</td>
-      <td>${fmtInt(samples.passed)} / ${fmtInt(samples.total)}</td>
-      <td>${fmtInt(samples.rejected)}</td><td>${fmtInt(samples.in_progress)}</td>
-      <td>${top ? `${esc(top[0])} (${fmtInt(top[1])})` : "–"}</td></tr>`;
+    return h("tr", { dataset: { batch: b.batch_id } },
+      h("td", {}, `#${b.batch_id}`), h("td", {}, h("span", { class: `pill status-${b.status}` }, b.status)),
+      h("td", {}, `${fmtInt(calls.passed)} / ${fmtInt(calls.total)}`),
+      h("td", {}, `${fmtInt(programs.passed)} / ${fmtInt(programs.total)}`),
+      h("td", {}, `${fmtInt(samples.passed)} / ${fmtInt(samples.total)}`),
+      h("td", {}, fmtInt(samples.rejected)), h("td", {}, fmtInt(samples.in_progress)),
+      h("td", {}, top ? `${top[0]} (${fmtInt(top[1])})` : "–"));
   });
-  $("funnel-batches").querySelector("tbody").innerHTML = rows.join("") || `<tr><td colspan="8" class="muted">no batches yet</td></tr>`;
+  fill($("funnel-batches").querySelector("tbody"), rows.length ? rows : messageRow(8, "no batches yet"));
 }

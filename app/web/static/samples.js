@@ -3,7 +3,7 @@
 
 import { getJson } from "./api.js";
 import { inDateRange } from "./aggregate.js";
-import { $, esc, fmtInt } from "./dom.js";
+import { $, fill, fmtInt, h, messageRow } from "./dom.js";
 
 const state = { filters: null, cursor: null, rows: [], sample: null, step: 0 };
 
@@ -27,13 +27,12 @@ export function apiFilters(f) {
 }
 
 function renderList() {
-  const body = $("samples").querySelector("tbody");
-  body.innerHTML = state.rows.map((s) => `
-    <tr data-sample="${s.id}" class="${state.sample && state.sample.id === s.id ? "selected" : ""}">
-      <td>${s.id}</td><td>${esc(s.constraint_type)}.${esc(s.constraint_method)}</td><td>${esc(s.level)}</td>
-      <td><span class="pill status-${esc(s.status)}">${esc(s.status)}</span></td>
-      <td>${s.solver_passes === null ? "–" : `${s.solver_passes}/${s.solver_k}`}</td></tr>`).join("")
-    || `<tr><td colspan="5" class="muted">no samples match</td></tr>`;
+  const rows = state.rows.map((s) =>
+    h("tr", { dataset: { sample: s.id }, class: state.sample && state.sample.id === s.id ? "selected" : "" },
+      h("td", {}, s.id), h("td", {}, `${s.constraint_type}.${s.constraint_method}`), h("td", {}, s.level),
+      h("td", {}, h("span", { class: `pill status-${s.status}` }, s.status)),
+      h("td", {}, s.solver_passes === null ? "–" : `${s.solver_passes}/${s.solver_k}`)));
+  fill($("samples").querySelector("tbody"), rows.length ? rows : messageRow(5, "no samples match"));
   $("samples-more").hidden = !state.cursor;
   $("samples-count").textContent = `${fmtInt(state.rows.length)} shown${state.cursor ? " (more)" : ""}`;
 }
@@ -41,7 +40,7 @@ function renderList() {
 export function clearSamples(message) {
   state.rows = [];
   state.cursor = null;
-  $("samples").querySelector("tbody").innerHTML = `<tr><td colspan="5" class="muted">${esc(message)}</td></tr>`;
+  fill($("samples").querySelector("tbody"), messageRow(5, message));
   $("samples-more").hidden = true;
   $("samples-count").textContent = "";
 }
@@ -75,11 +74,12 @@ function renderSample() {
     : ex.exception ? `${ex.exception.type}: ${ex.exception.message}` : ex.status;
   const lines = (s.program.source || "").replace(/\n$/, "").split("\n");
   const hit = new Set(steps().map((st) => st.line));
-  $("sample-code").innerHTML = lines.map((text, i) => `<span class="ln${hit.has(i + 1) ? " hit" : ""}" data-line="${i + 1}"><span class="no">${i + 1}</span>${esc(text) || " "}</span>`).join("");
-  $("questions").querySelector("tbody").innerHTML = s.questions.map((q) => `
-    <tr data-kind="${esc(q.kind)}"><td>${q.position}</td><td><span class="pill">${esc(q.kind)}</span></td>
-      <td class="q">${esc(q.prompt)}</td><td class="gold"><code>${esc(q.gold_answer)}</code></td></tr>`).join("")
-    || `<tr><td colspan="4" class="muted">no questions (the sample was not accepted)</td></tr>`;
+  fill($("sample-code"), lines.map((text, i) =>
+    h("span", { class: `ln${hit.has(i + 1) ? " hit" : ""}`, dataset: { line: i + 1 } }, h("span", { class: "no" }, i + 1), text || " ")));
+  const questions = s.questions.map((q) =>
+    h("tr", { dataset: { kind: q.kind } }, h("td", {}, q.position), h("td", {}, h("span", { class: "pill" }, q.kind)),
+      h("td", { class: "q" }, q.prompt), h("td", { class: "gold" }, h("code", {}, q.gold_answer))));
+  fill($("questions").querySelector("tbody"), questions.length ? questions : messageRow(4, "no questions (the sample was not accepted)"));
   $("sample-provenance").textContent = JSON.stringify({ ...s.provenance, features: s.features }, null, 2);
   renderStep();
 }
@@ -91,20 +91,20 @@ function renderStep() {
   if (!all.length) {
     $("trace-pos").textContent = "no trace";
     $("trace-event").textContent = "";
-    $("trace-locals").querySelector("tbody").innerHTML = "";
+    fill($("trace-locals").querySelector("tbody"));
     $("trace-prev").disabled = $("trace-next").disabled = true;
     return;
   }
   const step = all[state.step];
   $("trace-pos").textContent = `step ${state.step + 1} / ${all.length}`;
   $("trace-pos").dataset.line = step.line;
-  $("trace-event").innerHTML = `<span class="pill event-${esc(step.event)}">${esc(step.event)}</span> in <code>${esc(step.func)}</code> at line <b>${step.line}</b>${step.depth ? ` <span class="muted">depth ${step.depth}</span>` : ""}`;
-  const current = code.querySelector(`.ln[data-line="${step.line}"]`);
+  fill($("trace-event"), h("span", { class: `pill event-${step.event}` }, step.event), " in ", h("code", {}, step.func),
+    " at line ", h("b", {}, step.line), step.depth ? [" ", h("span", { class: "muted" }, `depth ${step.depth}`)] : null);
+  const current = [...code.querySelectorAll(".ln")].find((el) => el.dataset.line === String(step.line));
   if (current) current.classList.add("current");
   const locals = Object.entries(step.locals || {});
-  $("trace-locals").querySelector("tbody").innerHTML = locals.map(([name, v]) => `
-    <tr><td><code>${esc(name)}</code></td><td>${esc(v.type)}</td><td><code>${esc(v.repr)}</code></td></tr>`).join("")
-    || `<tr><td colspan="3" class="muted">no locals yet</td></tr>`;
+  const rows = locals.map(([name, v]) => h("tr", {}, h("td", {}, h("code", {}, name)), h("td", {}, v.type), h("td", {}, h("code", {}, v.repr))));
+  fill($("trace-locals").querySelector("tbody"), rows.length ? rows : messageRow(3, "no locals yet"));
   $("trace-prev").disabled = state.step === 0;
   $("trace-next").disabled = state.step >= all.length - 1;
 }

@@ -1,5 +1,6 @@
 """Solver pass@k: a student model predicts the output k times; each prediction is parsed and
-compared by value with the stored result (training.answers.grade_output), never by substring.
+compared by value with the stored result (training.answers.grade_output: Python's `==` with
+exact types, no float tolerance, the rule of every reward), never by substring.
 """
 
 from __future__ import annotations

@@ -1,0 +1,127 @@
+"""The audit hook a job child installs before user code runs: the ways from the program
+into the runtime that records its result and trace are refused.
+
+CPython cannot remove an audit hook once added, so the program cannot switch this off. What
+is refused (RuntimeError, like any other failing call): heap and frame introspection
+(`gc.get_objects`/`get_referrers`/`get_referents`, `sys._getframe` except from the few
+standard library functions that only read their caller's module name, `sys._current_frames`,
+the restricted frame attributes `tb_frame`, `gi_frame`, `cr_frame`, `ag_frame`), tracing
+and profiling hooks (`sys.settrace`, `sys.setprofile`, `sys.monitoring`), new audit hooks,
+ctypes (import and every call), signal handlers (a handler is handed the frame it
+interrupts: `refuse_signal_handlers`), replacing a function's code,
+hand-made code objects (`code.__new__`, `marshal`: imports compile from source, see
+`no_bytecode_cache`), opening anything under /proc
+(`/proc/self/mem`, `/proc/self/fd/...`), new namespaces (`os.unshare`, `os.setns`, 3.12+)
+and starting programs (exec, spawn, fork, system).
+Every refused event is recorded; the runtime turns a run that tried one into a
+`SandboxViolation` exception, whatever the program did with the error. The runtime's own
+calls that raise these events (the tracer switching itself on and off) go through
+`permitted`, which runs no user code.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from os.path import realpath
+
+BLOCKED = frozenset({
+    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._getframe",
+    "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
+    "sys.addaudithook", "code.__new__", "marshal.loads", "marshal.load", "os.exec",
+    "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.system", "subprocess.Popen",
+    "pty.spawn", "os.startfile", "signal.signal", "os.unshare", "os.setns"})
+BLOCKED_PREFIXES = ("ctypes.", "sys.monitoring.")
+# `_signal` only once removed from sys.modules: the loaded one has its `signal` replaced
+BLOCKED_IMPORTS = ("ctypes", "_ctypes", "_signal", "sandbox")
+FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
+FUNCTION_INTERNALS = frozenset({"__code__"})
+
+
+def _under_proc(path) -> bool:
+    if isinstance(path, bytes):
+        path = path.decode(errors="replace")
+    resolved = realpath(path)
+    return resolved == "/proc" or resolved.startswith("/proc/")
+
+
+def _check(event: str, args: tuple, _blocked=BLOCKED, _prefixes=BLOCKED_PREFIXES,
+           _imports=BLOCKED_IMPORTS, _frames=FRAME_ATTRIBUTES, _internals=FUNCTION_INTERNALS,
+           _under_proc=_under_proc, _text=(str, bytes)) -> None:
+    if event == "object.__getattr__":
+        if args[1] in _frames:
+            raise RuntimeError(f"{args[1]} is not available inside the sandbox")
+    elif event == "object.__setattr__" or event == "object.__delattr__":
+        if args[1] in _internals:
+            raise RuntimeError(f"setting {args[1]} is not available inside the sandbox")
+    elif event == "open":
+        path = args[0]
+        if isinstance(path, _text) and _under_proc(path):
+            raise RuntimeError("/proc is not available inside the sandbox")
+    elif event == "import":
+        if args[0].split(".")[0] in _imports:
+            raise RuntimeError(f"{args[0]} is not available inside the sandbox")
+    elif event in _blocked or event.startswith(_prefixes):
+        raise RuntimeError(f"{event} is not available inside the sandbox")
+
+
+def _frame_callers() -> frozenset:
+    """The standard library's own calls of sys._getframe that read only the caller's module
+    name (namedtuple, Enum's functional API, typing), allowed by code object identity:
+    those modules are loaded in the forkserver, before any user code."""
+    import collections
+    import enum
+    import typing
+
+    return frozenset({collections.namedtuple.__code__, enum.EnumType._create_.__code__,
+                      typing._caller.__code__})
+
+
+def install() -> tuple:
+    """Add the hook (armed at once); returns (`permitted(fn, *args)`, the list of refused
+    events, which the runtime reads after user code: a run that tried any is no verdict)."""
+    permit = [0]
+    refused: list[str] = []
+
+    def hook(event: str, args: tuple, _check=_check, _getframe=sys._getframe,
+             _callers=_frame_callers()) -> None:
+        if permit[0]:
+            return
+        if event == "sys._getframe":
+            permit[0] += 1
+            try:
+                caller = _getframe(1).f_code  # the function that called sys._getframe
+            finally:
+                permit[0] -= 1
+            if caller in _callers:
+                return
+        try:
+            _check(event, args)
+        except RuntimeError:
+            refused.append(event)
+            raise
+
+    def permitted(fn, *args):
+        permit[0] += 1
+        try:
+            return fn(*args)
+        finally:
+            permit[0] -= 1
+
+    sys.addaudithook(hook)
+    return permitted, refused
+
+
+def refuse_signal_handlers() -> None:
+    """`signal.signal` becomes a call that raises the refused "signal.signal" event."""
+    refuse = partial(sys.audit, "signal.signal")
+    for name in ("_signal", "signal"):
+        module = sys.modules.get(name)
+        if module is not None:
+            module.signal = refuse
+
+
+def no_bytecode_cache() -> None:
+    """Imports read no .pyc (that would be a `marshal.loads`): the cache is looked up under
+    a path that cannot exist, so modules compile from source."""
+    sys.pycache_prefix = "/dev/null/pycache"

@@ -18,18 +18,38 @@ SECRET = f"s3cr3t-{uuid.uuid4().hex}"
 os.environ["EXECSYNTH_TEST_SECRET"] = SECRET
 
 
-def job_processes() -> list[int]:
-    """Host pids running as the sandbox's job uid (there must be none between runs)."""
-    found = []
+def _descendants(root: int) -> set[int]:
+    """Pids of the processes below `root` (this test run's own tree, never other work's)."""
+    children: dict[int, list[int]] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         try:
-            with open(f"/proc/{name}/status") as handle:
+            with open(f"/proc/{name}/stat") as handle:
+                ppid = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(name))
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def job_processes() -> list[int]:
+    """Pids of this test run's processes running as the sandbox's job uid (there must be none
+    between runs). Only our own tree counts: other sandboxes on the machine share the uid."""
+    found = []
+    for pid in sorted(_descendants(os.getpid())):
+        try:
+            with open(f"/proc/{pid}/status") as handle:
                 for line in handle:
                     if line.startswith("Uid:"):
                         if int(line.split()[1]) == DEFAULT_HOST_JOB_ID:
-                            found.append(int(name))
+                            found.append(pid)
                         break
         except OSError:
             continue

@@ -68,7 +68,7 @@ def slice_(form: str, t: str) -> Form:
         bounds = {"[:]": ":", "[i:j]": f"{i}:{j if j != '' else -1}", "[i:]": f"{i}:",
                   "[:j]": f":{j if j != '' else -1}"}[form]
         return f"{p(r)}[{bounds}]"
-    return via_self(render, t, t)
+    return via_self(render, t, t, idempotent=form == "[:]")
 
 
 def length(t: str) -> Form:
@@ -83,8 +83,6 @@ def augassign(op: str, t: str) -> Form:
 
 def store() -> Form:
     def render(g: Ctx, r: str) -> str:
-        if g.rng.random() < 0.3:
-            return f"{r}[{g.key()}] = {r}[{g.key()}] = {g.other('int')}"
         return f"{r}[{g.key()}] = {g.other('int')}"
     return statement(render)
 

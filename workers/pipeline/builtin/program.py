@@ -14,8 +14,11 @@ import functools
 import random
 from dataclasses import dataclass
 
-from workers.pipeline.builtin.assemble import FunctionBuilder
+from workers.pipeline.builtin.compact import build_compact
 from workers.pipeline.builtin.context import Ctx
+from workers.pipeline.builtin.extras import other_step
+from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
+from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
 from workers.pipeline.constraints.catalog import Catalog, Entry, load_catalog
 from workers.pipeline.constraints.levels import validate_knobs, with_blueprint
@@ -23,11 +26,21 @@ from workers.pipeline.records import Constraint, Knobs
 from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
-ENTRY_NAMES = ("solve", "process", "compute", "run", "evaluate", "transform", "check", "f",
-               "main_func", "analyze", "build", "apply_ops")
-HELPER_NAMES = ("helper", "prepare", "step", "inner", "adjust", "normalize", "mix", "combine")
-
-
+ENTRY_NAMES = {
+    "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
+            "count_letters", "build_slug", "parse_line", "mask_text"),
+    "list": ("score_items", "tally_scores", "collect_values", "summarize_readings",
+             "filter_numbers", "rank_scores", "merge_counts", "process_batch"),
+    "set": ("update_tags", "track_visits", "merge_ids", "check_members", "filter_ids",
+            "collect_tags"),
+    "dict": ("restock", "count_votes", "update_totals", "summarize_stock", "merge_tallies",
+             "audit_inventory"),
+    "tuple": ("measure", "describe_point", "compare_records", "summarize_sizes", "check_dims"),
+    "float": ("adjust_price", "convert_rate", "round_amount", "apply_discount", "bucket_value"),
+    "int": ("walk_range", "count_steps", "build_sequence", "sum_range"),
+}
+HELPER_NAMES = ("normalize", "score", "transform", "check", "pick", "weigh", "clip", "tag",
+                "convert", "measure_one")
 @dataclass(frozen=True)
 class GeneratedProgram:
     code: str  # imports and functions; no print call
@@ -46,88 +59,126 @@ def _default_catalog() -> Catalog:
     return load_catalog()
 
 
-def _type_of(g: Ctx, name: str) -> str | None:
-    return next((t for t, names in g.pool.items() if name in names), None)
-
-
 def _banned(entry: Entry) -> set[str]:
     """Call names the glue/other steps must avoid so they do not count as the target."""
     name = entry.syntax.name.split(".")[-1]
     return {name, entry.method.removesuffix("()")}
 
 
-def _body(b: FunctionBuilder, knobs: Knobs, with_chain: bool, main: bool) -> None:
-    g = b.g
-    steps = ["glue"] * g.int_(1 if main else 0, 3) + ["use"] * g.int_(0, 3 if main else 1)
-    if main:
-        steps.append("main")
-    g.rng.shuffle(steps)
-    if main:
-        steps.remove("main")
-        steps.insert(min(len(steps), g.int_(0, 1)), "main")
-    for step in steps:
-        if step == "glue":
-            b.glue_step()
-        elif step == "main":
-            b.use(b.nest_level())
+def _probe(form, allow_calls: bool) -> Piece:  # noqa: ANN001
+    """What the form returns (result type, statement or not), from a throwaway context."""
+    return form(Ctx(random.Random(0), allow_calls), "x", 1)
+
+
+def _helper(g: Ctx, form, subject: str, rng: random.Random, nest: int) -> tuple[list[str], str, list[str]]:  # noqa: ANN001
+    """A helper doing the sub-task the target names: its own parameters only."""
+    name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
+    g.used.add(name)
+    hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
+    r = hg.param("float" if subject == "flist" else subject)
+    piece = form(hg, r, nest)
+    body = [f"    {line}" for line in piece.pre]
+    if piece.stmt:
+        body += [f"    {piece.expr}", f"    return {r}"]
+    else:
+        body += [f"    return {piece.expr}"]
+    head = f"def {name}({', '.join(q.name for q in hg.params)}):"
+    return [head, *body], name, [q.type for q in hg.params]
+
+
+def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[str],
+              stmt_form: bool, helper: tuple[str, list[str]] | None) -> list[str]:  # noqa: ANN001
+    """Depth 0: a short pipeline, each step taking the previous step's value."""
+    lines: list[str] = []
+    value, vtype = param, subject
+    other_done = False
+    if stmt_form and knobs.other_methods:
+        work = g.fresh()
+        lines.append(f"{work} = {subject}({param})")
+        value, other_done = work, True
+    elif knobs.other_methods and g.rng.random() < 0.5:
+        step = other_step(g, subject, param, banned)
+        if step is not None and step[1] == subject:
+            name = g.fresh()
+            lines.append(f"{name} = {step[0]}")
+            value, other_done = name, True
+    nest = g.choice((2, 2, 3)) if knobs.nested_calls else 1
+    if helper is not None:
+        name = g.fresh()
+        hname, types = helper
+        extra = [g.other(t) for t in types[1:]]
+        lines.append(f"{name} = {hname}({', '.join([value] + extra)})")
+        if not stmt_form:
+            value, vtype = name, "?"
         else:
-            b.use(g.choice((1, 2)) if knobs.nested_calls else 1)
-    if with_chain:
-        b.chain(knobs.blueprint)
+            value = name
+    else:
+        piece = form(g, value, nest)
+        lines += piece.pre
+        if piece.stmt:
+            lines.append(piece.expr)
+        else:
+            name = g.fresh()
+            lines.append(f"{name} = {piece.expr}")
+            g.remember(name, piece.rtype)
+            value, vtype = name, piece.rtype
+            if vtype == subject and g.rng.random() < 0.4:
+                again = form(g, value, 1)
+                if not again.stmt and not again.pre:
+                    name = g.fresh()
+                    lines.append(f"{name} = {again.expr}")
+                    value, vtype = name, again.rtype
+    if knobs.other_methods and not other_done:
+        step = other_step(g, vtype, value, banned)
+        if step is not None:
+            name = g.fresh()
+            lines.append(f"{name} = {step[0]}")
+            value = name
+    return [f"    {line}" for line in lines] + [f"    return {value}"]
 
 
-def _render(name: str, params: list[str], b: FunctionBuilder) -> list[str]:
-    return [f"def {name}({', '.join(params)}):", *b.lines, f"    return {b.returns()}"]
+def _calls_other(lines: list[str], banned: set[str]) -> bool:
+    """Whether the body calls anything but the target (a cheap look at the text)."""
+    import re
+    names = set(re.findall(r"([A-Za-z_]\w*)\(", "\n".join(lines)))
+    return bool(names - banned - set(HELPER_NAMES))
 
 
 def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedProgram:
     form, subject = form_for(entry), subject_type(entry)
+    if knobs.control_flow_depth and not knobs.other_methods:
+        return build_compact(entry, knobs, rng)  # loops without any call: the compact layout
     banned = _banned(entry)
+    probe = _probe(form, knobs.other_methods)
+    stmt_form = probe.stmt
+    loops = any(k in ("for", "while") for k in knobs.blueprint)
+    ptype = "flist" if subject == "float" and loops else subject
     g = Ctx(rng, knobs.other_methods)
-    entry_name = rng.choice(ENTRY_NAMES)
+    entry_name = rng.choice(ENTRY_NAMES.get(subject, ENTRY_NAMES["list"]))
     g.used.add(entry_name)
-    lines: list[str] = []
+    nest = g.choice((2, 2, 3)) if knobs.nested_calls else 1
+    helper_lines: list[str] = []
+    helper = None
     if knobs.call_chain:
-        helper_name = rng.choice(HELPER_NAMES)
-        g.used.add(helper_name)
-        hg = Ctx(rng, knobs.other_methods, used=g.used, imports=g.imports, max_params=2)
-        hb = FunctionBuilder(hg, form, subject, hg.param(subject), banned, knobs.nested_calls)
-        chain_in_helper = rng.random() < 0.5
-        _body(hb, knobs, chain_in_helper, main=True)
-        if knobs.other_methods and rng.random() < 0.5:
-            hb.other()
-        ret = hb.results[-1]
-        hb.results = [ret]
-        lines += _render(helper_name, [p.name for p in hg.params], hb)
-        eb = FunctionBuilder(g, form, subject, g.param(subject), banned, knobs.nested_calls)
-        _body(eb, knobs, False, main=False)
-        call_args = [g.choice(g.pool[p.type]) if g.pool.get(p.type) and rng.random() < 0.8
-                     else g.lit(p.type) for p in hg.params]
-        res = g.fresh()
-        eb.line(f"{res} = {helper_name}({', '.join(call_args)})")
-        eb.results.append(res)
-        ret_type = _type_of(hg, ret)
-        if ret_type is not None:
-            g.remember(res, ret_type)
-            if ret_type == subject:
-                eb.receivers.append(res)
-        eb.keep.append(res)
-        if knobs.other_methods:
-            eb.other()
-        if not chain_in_helper:
-            eb.chain(knobs.blueprint)
-        elif rng.random() < 0.5:
-            eb.use(1)
+        helper_lines, hname, htypes = _helper(g, form, ptype, rng, nest)
+        helper = (hname, htypes)
+    param = g.param(ptype)
+    if not knobs.control_flow_depth:
+        body = _straight(g, form, subject, param, knobs, banned, stmt_form, helper)
     else:
-        eb = FunctionBuilder(g, form, subject, g.param(subject), banned, knobs.nested_calls)
-        _body(eb, knobs, False, main=True)
-        if knobs.other_methods:
-            eb.other()
-        eb.chain(knobs.blueprint)
-    lines += _render(entry_name, [p.name for p in g.params], eb)
+        flow = Flow(g, form, "float" if ptype == "flist" else subject, Var(param, ptype),
+                    stmt_form and subject in WORKABLE, probe.rtype)
+        flow.helper = helper
+        flow.nest = nest
+        flow.start_acc(needs_copy=bool(probe.pre))
+        flow.block(knobs.blueprint)
+        body = flow.lines + [f"    return {flow.finish()}"]
+        if not _calls_other(helper_lines + body, banned):
+            body[-1] = f"    return {flow.finish(with_call=True)}"
+    lines = helper_lines + [f"def {entry_name}({', '.join(q.name for q in g.params)}):", *body]
     imports = [f"import {m}" for m in sorted(g.imports)]
     code = "\n".join(imports + ([""] if imports else []) + lines) + "\n"
-    return GeneratedProgram(code, entry_name, ", ".join(p.literal for p in g.params))
+    return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 
 def generate_program(constraint: Constraint, seed: int, index: int,

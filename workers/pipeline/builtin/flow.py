@@ -1,0 +1,395 @@
+"""Lay out one function as a person would: walk the data, decide on it, build one result.
+
+A body starts from the parameters, and every value it binds flows into the one value it
+returns: an accumulator (a running total, parts joined at the end, a list of findings, or a
+working copy the target mutates) that each level of the control-flow chain feeds. Loops run
+over the data (the items, the words, the characters of a word, the digits of a number, an
+index walk or a work list), conditions test the current element (so both arms run for some
+element), and the target use sits in the deepest block, nested as the level asks. Variables
+first bound inside a block are forgotten when it closes, so no path reads an unbound name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from workers.pipeline.builtin.context import Ctx, p
+from workers.pipeline.builtin.piece import Form, Piece
+
+ELEMENT = {"str": "str", "list": "int", "tuple": "int", "set": "int", "flist": "float",
+           "list_str": "str", "tuple_str": "str"}
+WORKABLE = ("list", "set", "dict")  # receivers of the statement forms
+_CONDITIONS = {
+    "int": ("{x} % 2 == 0", "{x} > {limit}", "{x} % 3 == 0", "{x} < {limit}", "{x} >= 10"),
+    "float": ("{x} > {limit}", "{x} < 0", "{x} >= 10.0", "{x} <= {limit}"),
+    "char": ("{x}.isalpha()", "{x}.isdigit()", "{x} in 'aeiou'", "{x}.isupper()",
+             "{x} in 'rstln'"),
+    "word": ("len({x}) > 4", "{x}.isalpha()", "{x}[0] in 'aeiou'", "len({x}) % 2 == 0",
+             "{x}.islower()"),
+}
+_WHOLE = {  # conditions on a whole collection, each true for some inputs and false for others
+    "seq": ("len({x}) > {k}", "len({x}) < {k}", "sum({x}) > {limit}", "len(set({x})) < len({x})",
+            "max({x}, default=0) > {limit}", "{limit} in {x}"),
+    "set": ("len({x}) > {k}", "sum({x}) > {limit}", "{limit} in {x}", "len({x}) < {k}"),
+    "dict": ("len({x}) > {k}", "sum({x}.values()) > {limit}", "len({x}) < {k}"),
+    "str": ("len({x}) > {k}", "{x}.isalpha()", "' ' in {x}", "{x}.islower()", "len({x}) < {k}",
+            "{x}[:1].isupper()"),
+    "num": ("{x} > {limit}", "{x} < 0", "{x} % 2 == 0"),
+}
+
+
+@dataclass
+class Var:
+    name: str
+    type: str
+    kind: str = "value"  # value | char | word | index | work (a copy the target may change)
+
+
+class Flow:
+    """Emits one function body. `acc_kind` is fixed by the target's result type."""
+
+    def __init__(self, g: Ctx, form: Form, subject: str, param: Var, stmt_form: bool,
+                 target_type: str) -> None:
+        self.g, self.form, self.t = g, form, subject
+        self.lines: list[str] = []
+        self.indent = 1
+        self.param = param
+        self.scope: list[Var] = [param]
+        self.walked: set[str] = set()
+        self.stmt_form = stmt_form
+        self.target_type = target_type
+        self.acc: str | None = None
+        self.acc_kind = ("work" if stmt_form else "number" if target_type in ("int", "float")
+                         else "parts" if target_type == "str" else "list")
+        self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
+        self.limit: str | None = None
+        self.walked_words: set[str] = set()
+        self.used_whole: set[str] = set()
+        self.nest = 2
+
+    # --- emitting ---------------------------------------------------------------------
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.indent + text)
+
+    def uses(self, name: str, since: int) -> bool:
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
+        return any(pattern.search(text) for text in self.lines[since:])
+
+    # --- values -----------------------------------------------------------------------
+    def receiver(self) -> str:
+        """A value of the subject type: the newest element of that type, the working copy,
+        or the parameter."""
+        for var in reversed(self.scope):
+            if var.type == self.t and var.kind != "index":
+                return var.name
+        if self.param.type == "flist":
+            return f"max({self.param.name}, default=0.0)"
+        return self.param.name
+
+    def newest_element(self) -> Var | None:
+        return next((v for v in reversed(self.scope) if v.kind in ("char", "word", "value")
+                     and v is not self.param and v.name != self.acc), None)
+
+    def threshold(self) -> str:
+        if self.limit is None:
+            self.limit = self.g.param("int")
+        return self.limit
+
+    def target_piece(self, nest: int) -> Piece:
+        g = self.g
+        for var in self.scope:  # forms pick known values of a type from the pool
+            if var.name not in g.pool.get(var.type, []):
+                g.remember(var.name, var.type)
+        r = self.receiver()
+        g.avoid = {r}
+        try:
+            return self.form(g, r, nest)
+        finally:
+            g.avoid = set()
+
+    # --- accumulator ------------------------------------------------------------------
+    def start_acc(self, needs_copy: bool = False) -> None:
+        g = self.g
+        if needs_copy and self.acc_kind != "work" and self.t in WORKABLE:
+            work = g.fresh()  # the target changes its receiver: never the data being walked
+            self.line(f"{work} = {self.t}({self.param.name})")
+            self.scope.append(Var(work, self.t, "work"))
+        if self.acc_kind == "work":
+            self.acc = g.fresh()
+            copy = {"list": "list", "set": "set", "dict": "dict"}[self.t]
+            self.line(f"{self.acc} = {copy}({self.param.name})")
+            self.scope.append(Var(self.acc, self.t, "work"))
+            return
+        self.acc = g.fresh()
+        init = {"number": "0.0" if self.target_type == "float" else "0", "parts": "[]",
+                "list": "[]"}[self.acc_kind]
+        self.line(f"{self.acc} = {init}")
+
+    def feed(self, expr: str, rtype: str) -> None:
+        """Add a value to the accumulator, as its kind takes it."""
+        acc, kind = self.acc, self.acc_kind
+        if kind == "number":
+            if rtype in ("int", "float"):
+                self.line(f"{acc} += {expr}")
+            elif rtype == "bool":
+                self.line(f"{acc} += 1 if {expr} else 0")
+            else:
+                self.line(f"{acc} += len({expr})")
+        elif kind == "parts":
+            self.line(f"{acc}.append({expr if rtype == 'str' else f'str({expr})'})")
+        elif kind == "list":
+            self.line(f"{acc}.append({expr})")
+        else:  # a working copy: elements go in with the type's own insertion
+            if rtype != "int" and self.t != "dict":
+                expr = f"len({expr})" if rtype not in ("float", "bool") else f"int({expr})"
+            if self.t == "list":
+                self.line(f"{acc}.append({expr})")
+            elif self.t == "set":
+                self.line(f"{acc}.add({expr})")
+            else:
+                key = expr if rtype == "str" else f"str({expr})"
+                self.line(f"{acc}[{key}] = {acc}.get({key}, 0) + 1")
+
+    def feed_element(self, var: Var, alternative: bool = False) -> None:
+        """A plain use of the current element: the block's own contribution."""
+        x = var.name
+        if self.acc_kind == "number":
+            if var.type in ("int", "float"):
+                self.line(f"{self.acc} {'-' if alternative else '+'}= {x}")
+            else:
+                self.line(f"{self.acc} {'-' if alternative else '+'}= len({x})")
+        elif self.acc_kind == "parts":
+            if var.type == "str":
+                self.feed(f"{x}.upper()" if alternative else x, "str")
+            else:
+                self.feed(f"{x} * 2" if alternative else x, var.type)
+        elif self.acc_kind == "work":
+            self.feed(x, var.type)
+        else:
+            self.feed(f"-{x}" if alternative and var.type in ("int", "float") else x, var.type)
+
+    def target_feed(self, nest: int) -> None:
+        if self.helper is not None:
+            self.call_helper()
+            return
+        piece = self.target_piece(nest)
+        for pre in piece.pre:
+            self.line(pre)
+        if piece.stmt:
+            self.line(piece.expr)
+        else:
+            self.feed(piece.expr, piece.rtype)
+
+    def call_helper(self) -> None:
+        name, types = self.helper  # type: ignore[misc]
+        args = [self.receiver()]
+        for t in types[1:]:
+            known = [v.name for v in reversed(self.scope) if v.type == t and v.name not in args]
+            args.append(known[0] if known else self.g.lit(t))
+        call = f"{name}({', '.join(args)})"
+        if self.stmt_form:
+            self.line(f"{self.acc} = {call}")
+        else:
+            self.feed(call, self.target_type)
+
+    def finish(self, with_call: bool = False) -> str:
+        """The returned value; `with_call` when the body made no other call yet."""
+        acc = self.acc or self.param.name
+        if self.acc_kind == "parts":
+            return f"{self.g.choice(('', ' ', '-', ', ', '|'))!r}.join({acc})"
+        if self.acc_kind == "number" and (with_call or self.target_type == "float"):
+            return f"round({acc}, 2)" if self.target_type == "float" else f"abs({acc})"
+        if with_call:
+            return f"sorted({acc})" if self.t != "dict" else f"dict(sorted({acc}.items()))"
+        return acc
+
+    # --- control flow -----------------------------------------------------------------
+    def condition(self) -> str:
+        g = self.g
+        var = self.newest_element()
+        if self.target_type == "bool" and self.helper is None and g.rng.random() < 0.6:
+            piece = self.target_piece(1)
+            if not piece.pre and not piece.stmt:
+                return piece.expr
+        if var is None:
+            return self.whole_condition()
+        kind = "char" if var.kind == "char" else "word" if var.type == "str" else var.type
+        options = _CONDITIONS.get(kind, _CONDITIONS["int"])
+        template = g.choice(options)
+        limit = self.threshold() if "{limit}" in template else ""
+        return template.format(x=var.name, limit=limit)
+
+    def whole_condition(self) -> str:
+        g, x, t = self.g, self.param.name, self.param.type
+        group = ("num" if t in ("int", "float") else "str" if t == "str" else
+                 t if t in ("set", "dict") else "seq")
+        options = [o for o in _WHOLE[group] if o not in self.used_whole]
+        if t == "flist":
+            options = [o for o in options if "{limit} in" not in o]
+        template = g.choice(options or _WHOLE[group])
+        self.used_whole.add(template)
+        limit = self.threshold() if "{limit}" in template else ""
+        return template.format(x=x, k=g.int_(3, 5), limit=limit)
+
+    def iterate(self) -> tuple[str, list[Var], list[str]]:
+        """(for-header iterable, element vars, lines that open the body)."""
+        g = self.g
+        inner = self.newest_element()
+        if inner is not None and inner.kind == "word":
+            ch = g.fresh("elem:str")
+            return inner.name, [Var(ch, "str", "char")], []
+        if inner is not None and inner.type == "int" and inner.kind == "value" \
+                and self.param.name in self.walked:
+            d = g.fresh("elem:str")
+            return f"str({inner.name})", [Var(d, "str", "char")], []
+        src = self.param
+        self.walked.add(src.name)
+        if src.type == "str":
+            if src.name not in self.walked_words and g.rng.random() < 0.5:
+                self.walked_words.add(src.name)
+                w = g.fresh("elem:str")
+                return f"{src.name}.split()", [Var(w, "str", "word")], []
+            ch = g.fresh("elem:str")
+            return src.name, [Var(ch, "str", "char")], []
+        if src.type in ("list", "tuple", "flist"):
+            elem = ELEMENT[src.type]
+            x = g.fresh(f"elem:{elem}")
+            if g.rng.random() < 0.3:
+                i = g.fresh("elem:index")
+                return (f"range(len({src.name}))", [Var(i, "int", "index"), Var(x, elem)],
+                        [f"{x} = {src.name}[{i}]"])
+            return src.name, [Var(x, elem)], []
+        if src.type == "set":
+            x = g.fresh("elem:int")
+            return f"sorted({src.name})", [Var(x, "int")], []
+        if src.type == "dict":
+            k, v = g.fresh("elem:str"), g.fresh("elem:int")
+            return f"{src.name}.items()", [Var(k, "str", "word"), Var(v, "int")], []
+        n = src.name  # a number: walk up to it
+        i = g.fresh("elem:index")
+        return f"range(int({n}) % 10 + 1)" if src.type == "float" else f"range({n})", \
+            [Var(i, "int", "value")], []
+
+    def block(self, kinds: tuple[str, ...]) -> None:
+        g, kind, rest = self.g, kinds[0], kinds[1:]
+        saved_scope, saved_pool = list(self.scope), {t: list(v) for t, v in g.pool.items()}
+        if kind == "for":
+            it, elems, opening = self.iterate()
+            names = [e.name for e in elems]
+            target = names[0] if opening else ", ".join(names)
+            self.line(f"for {target} in {it}:")
+            self.indent += 1
+            for text in opening:
+                self.line(text)
+            self.scope += elems
+            self.level_body(rest, elems)
+            self.indent -= 1
+        elif kind == "while":
+            self.while_block(rest)
+        else:
+            self.if_block(rest, chained=kind == "if-elif")
+        self.scope, g.pool = saved_scope, saved_pool
+
+    def while_block(self, rest: tuple[str, ...]) -> None:
+        g = self.g
+        inner = self.newest_element()
+        if inner is not None and inner.type == "int" and inner.kind == "value":
+            n, d = g.fresh(), g.fresh("elem:int")
+            self.line(f"{n} = abs({inner.name})")
+            self.line(f"while {n} > 0:")
+            self.indent += 1
+            self.line(f"{d} = {n} % 10")
+            elems = [Var(d, "int")]
+            self.scope += elems
+            self.level_body(rest, elems)
+            self.line(f"{n} //= 10")
+            self.indent -= 1
+            return
+        src = inner if inner is not None and inner.kind == "word" else self.param
+        if src.type in ("set", "dict"):
+            work, x = g.fresh(), g.fresh("elem:int" if src.type == "set" else "elem:str")
+            self.line(f"{work} = sorted({src.name})")
+            self.line(f"while {work}:")
+            self.indent += 1
+            self.line(f"{x} = {work}.pop()")
+            elems = [Var(x, ELEMENT.get(src.type, "str"), "word" if src.type == "dict" else "value")]
+            self.scope += elems
+            self.level_body(rest, elems)
+            self.indent -= 1
+            return
+        if src.type in ("int", "float"):
+            n, i = g.fresh(), g.fresh("elem:index")
+            bound = src.name if src.type == "int" else f"int({src.name}) % 10"
+            self.line(f"{i} = 0")
+            self.line(f"while {i} < {bound}:")
+            self.indent += 1
+            elems = [Var(i, "int", "value")]
+            self.scope += elems
+            self.level_body(rest, elems)
+            self.line(f"{i} += 1")
+            self.indent -= 1
+            return
+        i = g.fresh("elem:index")
+        elem = ELEMENT.get(src.type, "int")
+        x = g.fresh(f"elem:{elem}")
+        self.walked.add(src.name)
+        self.line(f"{i} = 0")
+        self.line(f"while {i} < len({src.name}):")
+        self.indent += 1
+        self.line(f"{x} = {src.name}[{i}]")
+        kind = "char" if src.type == "str" else "value"
+        elems = [Var(i, "int", "index"), Var(x, elem, kind)]
+        self.scope += elems
+        self.level_body(rest, elems)
+        self.line(f"{i} += 1")
+        self.indent -= 1
+
+    def if_block(self, rest: tuple[str, ...], chained: bool) -> None:
+        g = self.g
+        first = self.condition()
+        arms = [first]
+        if chained:
+            for _ in range(6):
+                other = self.condition()
+                if other not in arms:
+                    arms.append(other)
+                    break
+            else:
+                arms.append(self.whole_condition())
+        with_else = chained and g.rng.random() < 0.5 or not chained and g.rng.random() < 0.5
+        deep = g.int_(0, len(arms) - 1)
+        var = self.newest_element()
+        for b, cond in enumerate(arms):
+            head = "if" if b == 0 else "elif"
+            self.line(f"{head} {cond}:")
+            self.indent += 1
+            if b == deep:
+                self.level_body(rest, [])
+            else:
+                self.simple(var, alternative=b % 2 == 1)
+            self.indent -= 1
+        if with_else:
+            self.line("else:")
+            self.indent += 1
+            self.simple(var, alternative=True)
+            self.indent -= 1
+
+    def simple(self, var: Var | None, alternative: bool) -> None:
+        if var is not None:
+            self.feed_element(var, alternative)
+        else:
+            self.target_feed(1)
+
+    def level_body(self, rest: tuple[str, ...], elems: list[Var]) -> None:
+        g = self.g
+        mark = len(self.lines)
+        if not rest:
+            self.target_feed(g.choice((2, 2, 3)))
+        else:
+            if g.rng.random() < 0.4:
+                self.target_feed(1)
+            self.block(rest)
+        for var in elems:
+            if var.kind != "index" and not self.uses(var.name, mark):
+                self.feed_element(var)

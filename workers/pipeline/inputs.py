@@ -109,3 +109,32 @@ def distinct_inputs(candidates: list[InputCandidate], limit: int) -> list[InputC
         if len(kept) == limit:
             break
     return kept
+
+
+def coverage_first(candidates: list[InputCandidate], marks: list[set[int]], outputs: list[str],
+                   limit: int) -> list[InputCandidate]:
+    """Up to `limit` candidates (distinct values): the first (the teacher's call), then
+    greedily the one reaching the
+    most branch arms not yet covered first, then one whose output differs from those
+    kept (so a program gets at least 2 distinct outputs where any candidate gives them),
+    then the given priority order. `marks[i]` / `outputs[i]` belong to candidates[i]."""
+    seen_keys: set[str] = set()
+    order = []
+    for i, cand in enumerate(candidates):
+        key = canonical_key(cand.args)
+        if key not in seen_keys:
+            seen_keys.add(key)
+            order.append(i)
+    kept: list[int] = [order.pop(0)] if order else []  # the teacher's own call stays
+    covered: set[int] = set(marks[kept[0]]) if kept else set()
+    while order and len(kept) < limit:
+        kept_outputs = {outputs[k] for k in kept}
+
+        def gain(i: int) -> tuple[int, int, int]:
+            return (len(marks[i] - covered), int(outputs[i] not in kept_outputs), -i)
+
+        best = max(order, key=gain)
+        order.remove(best)
+        kept.append(best)
+        covered |= marks[best]
+    return [candidates[i] for i in sorted(kept)]

@@ -62,7 +62,7 @@ def to_str(g: Ctx, x: str, t: str, basis: str | None = None) -> str:
     """A str: a count cuts the text it was counted in; other values are formatted."""
     if t == "str":
         return x
-    if t == "int" and basis is not None and g.rng.random() < 0.6:
+    if t == "int" and basis in g.pool.get("str", ()) and g.rng.random() < 0.6:
         return f"{p(basis)}[{p(x)}:]" if g.rng.random() < 0.5 else f"{p(basis)}[:{p(x)}]"
     if t == "bool":
         return pick(g, x, repr(g.choice(("yes", "on", "ok", "+"))), repr(g.choice(("no", "off", "-"))))
@@ -75,6 +75,8 @@ def fstring(g: Ctx, x: str) -> str:
     """`str(x)`, or an f-string where no call may be added (quotes kept apart for 3.11)."""
     if g.allow_calls:
         return f"str({x})"
+    if "\\" in x or ('"' in x and "'" in x):
+        return f"'%s' % ({x},)"
     return f'f"{{{x}}}"' if '"' not in x else f"f'{{{x}}}'"
 
 

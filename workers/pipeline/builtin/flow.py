@@ -197,9 +197,12 @@ class Flow:
         """The returned value; `with_call` when the body made no other call yet."""
         acc = self.acc or self.param.name
         if self.acc_kind == "parts":
-            return f"{self.g.choice(('', ' ', '-', ', ', '|'))!r}.join({acc})"
-        if self.acc_kind == "number" and (with_call or self.target_type == "float"):
-            return f"round({acc}, 2)" if self.target_type == "float" else f"abs({acc})"
+            joined = f"{self.g.choice(('', ' ', '-', ', ', '|'))!r}.join({acc})"
+            return f"{joined}.strip()" if with_call else joined
+        if self.acc_kind == "number" and with_call:
+            return f"abs({acc})"
+        if self.acc_kind == "number" and self.target_type == "float":
+            return f"round({acc}, 2)"
         if with_call:
             return f"sorted({acc})" if self.t != "dict" else f"dict(sorted({acc}.items()))"
         return acc

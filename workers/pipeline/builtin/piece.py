@@ -41,8 +41,9 @@ def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str]
             if rtype == "bool":
                 a, b = default(g, r), default(g, r)
                 expr = render(g, r, f"{p(a)} if {expr} else {p(b)}")
-            elif rtype == slot and slot != "int":
-                expr = render(g, p(expr), default(g, r))
+            elif rtype == slot and slot != "int" and p(expr) in (
+                    chained := render(g, p(expr), default(g, r))):
+                expr = chained
             else:
                 expr = render(g, r, convert(g, expr, rtype, slot, basis=r))
         return Piece(expr, rtype)

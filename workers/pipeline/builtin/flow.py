@@ -12,7 +12,9 @@ first bound inside a block are forgotten when it closes, so no path reads an unb
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from workers.pipeline.builtin.context import Ctx, p
 from workers.pipeline.builtin.piece import Form, Piece
@@ -20,22 +22,38 @@ from workers.pipeline.builtin.piece import Form, Piece
 ELEMENT = {"str": "str", "list": "int", "tuple": "int", "set": "int", "flist": "float",
            "list_str": "str", "tuple_str": "str"}
 WORKABLE = ("list", "set", "dict")  # receivers of the statement forms
-_CONDITIONS = {
-    "int": ("{x} % 2 == 0", "{x} > {limit}", "{x} % 3 == 0", "{x} < {limit}", "{x} >= 10"),
-    "float": ("{x} > {limit}", "{x} < 0", "{x} >= 10.0", "{x} <= {limit}"),
-    "char": ("{x}.isalpha()", "{x}.isdigit()", "{x} in 'aeiou'", "{x}.isupper()",
-             "{x} in 'rstln'"),
-    "word": ("len({x}) > 4", "{x}.isalpha()", "{x}[0] in 'aeiou'", "len({x}) % 2 == 0",
-             "{x}.islower()"),
+Cond = tuple[str, "Callable[[Any, Any], bool]"]
+_CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit: a parameter)
+    "int": (("{x} % 2 == 0", lambda v, k: v % 2 == 0), ("{x} > {limit}", lambda v, k: v > k),
+            ("{x} % 3 == 0", lambda v, k: v % 3 == 0), ("{x} < {limit}", lambda v, k: v < k),
+            ("{x} >= 10", lambda v, k: v >= 10), ("{x} > 4", lambda v, k: v > 4)),
+    "float": (("{x} > {limit}", lambda v, k: v > k), ("{x} < 0", lambda v, k: v < 0),
+              ("{x} >= 10.0", lambda v, k: v >= 10.0), ("{x} <= {limit}", lambda v, k: v <= k)),
+    "char": (("{x}.isalpha()", lambda v, k: v.isalpha()), ("{x}.isdigit()", lambda v, k: v.isdigit()),
+             ("{x} in 'aeiou'", lambda v, k: v in "aeiou"), ("{x}.isupper()", lambda v, k: v.isupper()),
+             ("{x} in 'rstln'", lambda v, k: v in "rstln"), ("{x} == ' '", lambda v, k: v == " "),
+             ("{x} in ',.-'", lambda v, k: v in ",.-"), ("{x} < 'm'", lambda v, k: v < "m")),
+    "word": (("len({x}) > 4", lambda v, k: len(v) > 4), ("{x}.isalpha()", lambda v, k: v.isalpha()),
+             ("{x}[0] in 'aeiou'", lambda v, k: v[0] in "aeiou"),
+             ("len({x}) % 2 == 0", lambda v, k: len(v) % 2 == 0),
+             ("{x}.islower()", lambda v, k: v.islower()), ("len({x}) < 4", lambda v, k: len(v) < 4)),
 }
-_WHOLE = {  # conditions on a whole collection, each true for some inputs and false for others
-    "seq": ("len({x}) > {k}", "len({x}) < {k}", "sum({x}) > {limit}", "len(set({x})) < len({x})",
-            "max({x}, default=0) > {limit}", "{limit} in {x}"),
-    "set": ("len({x}) > {k}", "sum({x}) > {limit}", "{limit} in {x}", "len({x}) < {k}"),
-    "dict": ("len({x}) > {k}", "sum({x}.values()) > {limit}", "len({x}) < {k}"),
-    "str": ("len({x}) > {k}", "{x}.isalpha()", "' ' in {x}", "{x}.islower()", "len({x}) < {k}",
-            "{x}[:1].isupper()"),
-    "num": ("{x} > {limit}", "{x} < 0", "{x} % 2 == 0"),
+_WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs meet it, others not
+    "seq": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
+            ("sum({x}) > {limit}", lambda v, k, n: sum(v) > k),
+            ("len(set({x})) < len({x})", lambda v, k, n: len(set(v)) < len(v)),
+            ("max({x}, default=0) > {limit}", lambda v, k, n: max(v, default=0) > k),
+            ("{limit} in {x}", lambda v, k, n: k in v)),
+    "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) > {limit}", lambda v, k, n: sum(v) > k),
+            ("{limit} in {x}", lambda v, k, n: k in v), ("len({x}) < {n}", lambda v, k, n: len(v) < n)),
+    "dict": (("len({x}) > {n}", lambda v, k, n: len(v) > n),
+             ("sum({x}.values()) > {limit}", lambda v, k, n: sum(v.values()) > k),
+             ("len({x}) < {n}", lambda v, k, n: len(v) < n)),
+    "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("{x}.isalpha()", lambda v, k, n: v.isalpha()),
+            ("' ' in {x}", lambda v, k, n: " " in v), ("{x}.islower()", lambda v, k, n: v.islower()),
+            ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{x}[:1].isupper()", lambda v, k, n: v[:1].isupper())),
+    "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} < 0", lambda v, k, n: v < 0),
+            ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0)),
 }
 
 
@@ -44,6 +62,7 @@ class Var:
     name: str
     type: str
     kind: str = "value"  # value | char | word | index | work (a copy the target may change)
+    sample: list = field(default_factory=list)  # its values on the teacher's own input
 
 
 class Flow:
@@ -65,8 +84,9 @@ class Flow:
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
         self.limit: str | None = None
         self.walked_words: set[str] = set()
-        self.used_whole: set[str] = set()
-        self.nest = 2
+        self.guards: list[str] = []  # the tests of the if-arms being written
+        self.limit_value = 0
+        self.nested = True
 
     # --- emitting ---------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -94,6 +114,7 @@ class Flow:
     def threshold(self) -> str:
         if self.limit is None:
             self.limit = self.g.param("int")
+            self.limit_value = int(self.g.params[-1].literal)
         return self.limit
 
     def target_piece(self, nest: int) -> Piece:
@@ -208,32 +229,48 @@ class Flow:
         return acc
 
     # --- control flow -----------------------------------------------------------------
-    def condition(self) -> str:
+    def condition(self, taken: list[str]) -> tuple[str, bool | None]:
+        """A test on the current element (one its sample values split, where one does) or
+        on the whole input; with its truth on the teacher's input when that is known."""
         g = self.g
         var = self.newest_element()
-        if self.target_type == "bool" and self.helper is None and g.rng.random() < 0.6:
+        if self.target_type == "bool" and self.helper is None and g.rng.random() < 0.5:
             piece = self.target_piece(1)
-            if not piece.pre and not piece.stmt:
-                return piece.expr
+            if not piece.pre and not piece.stmt and piece.expr not in taken:
+                return piece.expr, None
         if var is None:
-            return self.whole_condition()
+            return self.whole_condition(taken)
         kind = "char" if var.kind == "char" else "word" if var.type == "str" else var.type
-        options = _CONDITIONS.get(kind, _CONDITIONS["int"])
-        template = g.choice(options)
-        limit = self.threshold() if "{limit}" in template else ""
-        return template.format(x=var.name, limit=limit)
+        options = list(_CONDITIONS.get(kind, _CONDITIONS["int"]))
+        g.rng.shuffle(options)
+        fallback = None
+        for template, test in options:
+            limit = self.threshold() if "{limit}" in template else ""
+            text = template.format(x=var.name, limit=limit)
+            if text in taken:
+                continue
+            fallback = fallback or text
+            truths = {_safe(test, v, self.limit_value) for v in var.sample}
+            if truths >= {True, False}:
+                return text, None
+        return fallback or self.whole_condition(taken)[0], None
 
-    def whole_condition(self) -> str:
+    def whole_condition(self, taken: list[str]) -> tuple[str, bool | None]:
         g, x, t = self.g, self.param.name, self.param.type
         group = ("num" if t in ("int", "float") else "str" if t == "str" else
                  t if t in ("set", "dict") else "seq")
-        options = [o for o in _WHOLE[group] if o not in self.used_whole]
-        if t == "flist":
-            options = [o for o in options if "{limit} in" not in o]
-        template = g.choice(options or _WHOLE[group])
-        self.used_whole.add(template)
-        limit = self.threshold() if "{limit}" in template else ""
-        return template.format(x=x, k=g.int_(3, 5), limit=limit)
+        options = [o for o in _WHOLE[group] if t != "flist" or "{limit} in" not in o[0]]
+        g.rng.shuffle(options)
+        for template, test in options:
+            n = g.int_(1, 5)
+            limit = self.threshold() if "{limit}" in template else ""
+            text = template.format(x=x, n=n, limit=limit)
+            if text not in taken:
+                return text, _safe(test, self.param.sample[0] if self.param.sample else None,
+                                   self.limit_value, n)
+        if group == "num":
+            return f"{x} > {g.int_(10, 30)}", None
+        return f"len({x}) > {g.int_(6, 9)}", None
 
     def iterate(self) -> tuple[str, list[Var], list[str]]:
         """(for-header iterable, element vars, lines that open the body)."""
@@ -241,38 +278,43 @@ class Flow:
         inner = self.newest_element()
         if inner is not None and inner.kind == "word":
             ch = g.fresh("elem:str")
-            return inner.name, [Var(ch, "str", "char")], []
+            return inner.name, [Var(ch, "str", "char", _flat(inner.sample))], []
         if inner is not None and inner.type == "int" and inner.kind == "value" \
                 and self.param.name in self.walked:
             d = g.fresh("elem:str")
-            return f"str({inner.name})", [Var(d, "str", "char")], []
+            return f"str({inner.name})", [Var(d, "str", "char", _flat(map(str, inner.sample)))], []
         src = self.param
+        value = src.sample[0] if src.sample else None
         self.walked.add(src.name)
         if src.type == "str":
             if src.name not in self.walked_words and g.rng.random() < 0.5:
                 self.walked_words.add(src.name)
                 w = g.fresh("elem:str")
-                return f"{src.name}.split()", [Var(w, "str", "word")], []
+                return f"{src.name}.split()", [Var(w, "str", "word", _safe_list(str.split, value))], []
             ch = g.fresh("elem:str")
-            return src.name, [Var(ch, "str", "char")], []
+            return src.name, [Var(ch, "str", "char", list(value or ""))], []
         if src.type in ("list", "tuple", "flist"):
             elem = ELEMENT[src.type]
             x = g.fresh(f"elem:{elem}")
+            items = list(value or [])
             if g.rng.random() < 0.3:
                 i = g.fresh("elem:index")
-                return (f"range(len({src.name}))", [Var(i, "int", "index"), Var(x, elem)],
+                return (f"range(len({src.name}))",
+                        [Var(i, "int", "index", list(range(len(items)))), Var(x, elem, "value", items)],
                         [f"{x} = {src.name}[{i}]"])
-            return src.name, [Var(x, elem)], []
+            return src.name, [Var(x, elem, "value", items)], []
         if src.type == "set":
             x = g.fresh("elem:int")
-            return f"sorted({src.name})", [Var(x, "int")], []
+            return f"sorted({src.name})", [Var(x, "int", "value", sorted(value or []))], []
         if src.type == "dict":
             k, v = g.fresh("elem:str"), g.fresh("elem:int")
-            return f"{src.name}.items()", [Var(k, "str", "word"), Var(v, "int")], []
+            d = dict(value or {})
+            return f"{src.name}.items()", [Var(k, "str", "word", list(d)), Var(v, "int", "value", list(d.values()))], []
         n = src.name  # a number: walk up to it
         i = g.fresh("elem:index")
+        top = int(value) % 10 + 1 if src.type == "float" and value is not None else (value or 0)
         return f"range(int({n}) % 10 + 1)" if src.type == "float" else f"range({n})", \
-            [Var(i, "int", "value")], []
+            [Var(i, "int", "value", list(range(int(top))))], []
 
     def block(self, kinds: tuple[str, ...]) -> None:
         g, kind, rest = self.g, kinds[0], kinds[1:]
@@ -303,31 +345,35 @@ class Flow:
             self.line(f"while {n} > 0:")
             self.indent += 1
             self.line(f"{d} = {n} % 10")
-            elems = [Var(d, "int")]
+            digits = [int(c) for v in inner.sample if isinstance(v, int) for c in str(abs(v)) if v]
+            elems = [Var(d, "int", "value", digits)]
             self.scope += elems
             self.level_body(rest, elems)
             self.line(f"{n} //= 10")
             self.indent -= 1
             return
         src = inner if inner is not None and inner.kind == "word" else self.param
+        value = src.sample[0] if src is self.param and src.sample else None
         if src.type in ("set", "dict"):
             work, x = g.fresh(), g.fresh("elem:int" if src.type == "set" else "elem:str")
             self.line(f"{work} = sorted({src.name})")
             self.line(f"while {work}:")
             self.indent += 1
             self.line(f"{x} = {work}.pop()")
-            elems = [Var(x, ELEMENT.get(src.type, "str"), "word" if src.type == "dict" else "value")]
+            elems = [Var(x, ELEMENT.get(src.type, "str"), "word" if src.type == "dict" else "value",
+                         list(value or []))]
             self.scope += elems
             self.level_body(rest, elems)
             self.indent -= 1
             return
         if src.type in ("int", "float"):
-            n, i = g.fresh(), g.fresh("elem:index")
+            i = g.fresh("elem:index")
             bound = src.name if src.type == "int" else f"int({src.name}) % 10"
+            top = int(value) % 10 if src.type == "float" and value is not None else int(value or 0)
             self.line(f"{i} = 0")
             self.line(f"while {i} < {bound}:")
             self.indent += 1
-            elems = [Var(i, "int", "value")]
+            elems = [Var(i, "int", "value", list(range(max(0, top))))]
             self.scope += elems
             self.level_body(rest, elems)
             self.line(f"{i} += 1")
@@ -342,40 +388,48 @@ class Flow:
         self.indent += 1
         self.line(f"{x} = {src.name}[{i}]")
         kind = "char" if src.type == "str" else "value"
-        elems = [Var(i, "int", "index"), Var(x, elem, kind)]
+        items = _flat(src.sample) if src is not self.param else list(value or [])
+        elems = [Var(i, "int", "index"), Var(x, elem, kind, items)]
         self.scope += elems
         self.level_body(rest, elems)
         self.line(f"{i} += 1")
         self.indent -= 1
 
     def if_block(self, rest: tuple[str, ...], chained: bool) -> None:
+        """The deeper levels go in the arm the teacher's input takes when that is known
+        (so the level's deepest block runs for at least that input), else in a random arm."""
         g = self.g
-        first = self.condition()
-        arms = [first]
+        arms = [self.condition(self.guards)]
         if chained:
-            for _ in range(6):
-                other = self.condition()
-                if other not in arms:
-                    arms.append(other)
-                    break
+            arms.append(self.condition(self.guards + [arms[0][0]]))
+        with_else = g.rng.random() < 0.5
+        truths = [t for _, t in arms]
+        if all(t is not None for t in truths):
+            taken = next((i for i, t in enumerate(truths) if t), None)
+            if taken is None:
+                with_else, deep = True, len(arms)
             else:
-                arms.append(self.whole_condition())
-        with_else = chained and g.rng.random() < 0.5 or not chained and g.rng.random() < 0.5
-        deep = g.int_(0, len(arms) - 1)
+                deep = taken
+        else:
+            deep = g.int_(0, len(arms) - 1)
         var = self.newest_element()
-        for b, cond in enumerate(arms):
-            head = "if" if b == 0 else "elif"
-            self.line(f"{head} {cond}:")
+        for b, (cond, _) in enumerate(arms):
+            self.line(f"{'if' if b == 0 else 'elif'} {cond}:")
             self.indent += 1
+            self.guards.append(cond)
             if b == deep:
                 self.level_body(rest, [])
             else:
                 self.simple(var, alternative=b % 2 == 1)
+            self.guards.pop()
             self.indent -= 1
         if with_else:
             self.line("else:")
             self.indent += 1
-            self.simple(var, alternative=True)
+            if deep == len(arms):
+                self.level_body(rest, [])
+            else:
+                self.simple(var, alternative=True)
             self.indent -= 1
 
     def simple(self, var: Var | None, alternative: bool) -> None:
@@ -388,7 +442,7 @@ class Flow:
         g = self.g
         mark = len(self.lines)
         if not rest:
-            self.target_feed(g.choice((2, 2, 3)))
+            self.target_feed(g.choice((2, 2, 3)) if self.nested else 1)
         else:
             if g.rng.random() < 0.4:
                 self.target_feed(1)
@@ -396,3 +450,22 @@ class Flow:
         for var in elems:
             if var.kind != "index" and not self.uses(var.name, mark):
                 self.feed_element(var)
+
+
+def _safe(test: Callable[..., bool], *args: Any) -> bool | None:
+    """A condition's value on a sample value; None when it does not apply (wrong type)."""
+    try:
+        return bool(test(*args))
+    except (TypeError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def _safe_list(fn: Callable[[Any], list], value: Any) -> list:
+    try:
+        return list(fn(value))
+    except (TypeError, ValueError, AttributeError):
+        return []
+
+
+def _flat(values: Any) -> list:
+    return [c for v in values if isinstance(v, str) for c in v]

@@ -10,13 +10,14 @@ attempt number, so the result is still a pure function of the inputs.
 
 from __future__ import annotations
 
+import ast
 import functools
 import random
 from dataclasses import dataclass
 
 from workers.pipeline.builtin.compact import build_compact
 from workers.pipeline.builtin.context import Ctx
-from workers.pipeline.builtin.extras import other_step
+from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
 from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
@@ -76,6 +77,7 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random, nest: int) -> tuple[
     g.used.add(name)
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
     r = hg.param("float" if subject == "flist" else subject)
+    hg.avoid = {r}
     piece = form(hg, r, nest)
     body = [f"    {line}" for line in piece.pre]
     if piece.stmt:
@@ -86,9 +88,33 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random, nest: int) -> tuple[
     return [head, *body], name, [q.type for q in hg.params]
 
 
+_COMBINE = {
+    "int": ("{a} + {b}", "{a} - {b}", "{a} * {b}"), "float": ("{a} + {b}", "{a} - {b}"),
+    "str": ("{a} + {sep} + {b}", "{a} + {b}"), "bool": ("{a} and {b}", "{a} or {b}", "{a} != {b}"),
+    "list": ("{a} + {b}",), "tuple": ("{a} + {b}",), "set": ("{a} | {b}", "{a} & {b}", "{a} - {b}"),
+    "dict": ("{a} | {b}",), "list_str": ("{a} + {b}",), "pairs": ("{a} + {b}",),
+}
+
+
+def _use(g: Ctx, form, value: str, nest: int, lines: list[str]) -> tuple[str, str, bool]:  # noqa: ANN001
+    """One target use on `value`: (the value it leaves, its type, was it a statement)."""
+    g.avoid = {value}
+    piece = form(g, value, nest)
+    g.avoid = set()
+    lines += piece.pre
+    if piece.stmt:
+        lines.append(piece.expr)
+        return value, "", True
+    name = g.fresh()
+    lines.append(f"{name} = {piece.expr}")
+    g.remember(name, piece.rtype)
+    return name, piece.rtype, False
+
+
 def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[str],
               stmt_form: bool, helper: tuple[str, list[str]] | None) -> list[str]:  # noqa: ANN001
-    """Depth 0: a short pipeline, each step taking the previous step's value."""
+    """Depth 0: a short pipeline, each step taking the previous step's value; sometimes
+    two inputs go through the target and their results are combined."""
     lines: list[str] = []
     value, vtype = param, subject
     other_done = False
@@ -96,8 +122,16 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
         work = g.fresh()
         lines.append(f"{work} = {subject}({param})")
         value, other_done = work, True
-    elif knobs.other_methods and g.rng.random() < 0.5:
-        step = other_step(g, subject, param, banned)
+    elif g.rng.random() < 0.4:
+        derived = glue(g, subject, param, banned)  # call-free unless the level allows calls
+        if derived is not None:
+            name = g.fresh()
+            lines.append(f"{name} = {derived}")
+            g.remember(name, subject)
+            value = name
+            other_done = other_done or "(" in derived
+    if knobs.other_methods and not other_done and g.rng.random() < 0.5:
+        step = other_step(g, subject, value, banned)
         if step is not None and step[1] == subject:
             name = g.fresh()
             lines.append(f"{name} = {step[0]}")
@@ -106,28 +140,32 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
     if helper is not None:
         name = g.fresh()
         hname, types = helper
+        g.avoid = {value}
         extra = [g.other(t) for t in types[1:]]
+        g.avoid = set()
         lines.append(f"{name} = {hname}({', '.join([value] + extra)})")
-        if not stmt_form:
-            value, vtype = name, "?"
-        else:
-            value = name
+        value, vtype = name, ("?" if not stmt_form else subject)
     else:
-        piece = form(g, value, nest)
-        lines += piece.pre
-        if piece.stmt:
-            lines.append(piece.expr)
-        else:
-            name = g.fresh()
-            lines.append(f"{name} = {piece.expr}")
-            g.remember(name, piece.rtype)
-            value, vtype = name, piece.rtype
-            if vtype == subject and g.rng.random() < 0.4:
-                again = form(g, value, 1)
-                if not again.stmt and not again.pre:
+        first, vtype, was_stmt = _use(g, form, value, nest, lines)
+        value = first
+        if was_stmt:
+            vtype = subject
+        elif vtype in _COMBINE and g.rng.random() < 0.4:
+            other = g.param(subject) if len(g.params) < g.max_params else None
+            if other is not None:
+                second, stype, _ = _use(g, form, other, 1, lines)
+                if stype == vtype:
+                    template = g.choice(_COMBINE[vtype])
+                    a, b = (second, first) if g.rng.random() < 0.5 else (first, second)
                     name = g.fresh()
-                    lines.append(f"{name} = {again.expr}")
-                    value, vtype = name, again.rtype
+                    lines.append(f"{name} = " + template.format(
+                        a=a, b=b, sep=repr(g.choice(("-", " ", ":", "/")))))
+                    value = name
+                else:
+                    value = second
+        elif vtype == subject and g.rng.random() < 0.4:
+            again, atype, _ = _use(g, form, value, 1, lines)
+            value, vtype = again, atype or subject
     if knobs.other_methods and not other_done:
         step = other_step(g, vtype, value, banned)
         if step is not None:
@@ -166,10 +204,11 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     if not knobs.control_flow_depth:
         body = _straight(g, form, subject, param, knobs, banned, stmt_form, helper)
     else:
-        flow = Flow(g, form, "float" if ptype == "flist" else subject, Var(param, ptype),
+        flow = Flow(g, form, "float" if ptype == "flist" else subject,
+                    Var(param, ptype, "value", [ast.literal_eval(g.params[-1].literal)]),
                     stmt_form and subject in WORKABLE, probe.rtype)
         flow.helper = helper
-        flow.nest = nest
+        flow.nested = knobs.nested_calls
         flow.start_acc(needs_copy=bool(probe.pre))
         flow.block(knobs.blueprint)
         body = flow.lines + [f"    return {flow.finish()}"]

@@ -40,20 +40,19 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
 }
 _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs meet it, others not
     "seq": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
-            ("sum({x}) > {limit}", lambda v, k, n: sum(v) > k),
-            ("len(set({x})) < len({x})", lambda v, k, n: len(set(v)) < len(v)),
-            ("max({x}, default=0) > {limit}", lambda v, k, n: max(v, default=0) > k),
-            ("{limit} in {x}", lambda v, k, n: k in v)),
-    "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) > {limit}", lambda v, k, n: sum(v) > k),
-            ("{limit} in {x}", lambda v, k, n: k in v), ("len({x}) < {n}", lambda v, k, n: len(v) < n)),
+            ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
+            ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
+            ("{x}[-1:] < {x}[:1]", lambda v, k, n: v[-1:] < v[:1])),
+    "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
+            ("len({x}) < {n}", lambda v, k, n: len(v) < n)),
     "dict": (("len({x}) > {n}", lambda v, k, n: len(v) > n),
-             ("sum({x}.values()) > {limit}", lambda v, k, n: sum(v.values()) > k),
+             ("sum({x}.values()) % 2 == 0", lambda v, k, n: sum(v.values()) % 2 == 0),
              ("len({x}) < {n}", lambda v, k, n: len(v) < n)),
-    "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("{x}.isalpha()", lambda v, k, n: v.isalpha()),
-            ("' ' in {x}", lambda v, k, n: " " in v), ("{x}.islower()", lambda v, k, n: v.islower()),
-            ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{x}[:1].isupper()", lambda v, k, n: v[:1].isupper())),
-    "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} < 0", lambda v, k, n: v < 0),
-            ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0)),
+    "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
+            ("{x} < 'm'", lambda v, k, n: v < "m"), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
+            ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou")),
+    "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0),
+            ("{x} < {limit}", lambda v, k, n: v < k)),
 }
 
 
@@ -229,48 +228,53 @@ class Flow:
         return acc
 
     # --- control flow -----------------------------------------------------------------
-    def condition(self, taken: list[str]) -> tuple[str, bool | None]:
-        """A test on the current element (one its sample values split, where one does) or
-        on the whole input; with its truth on the teacher's input when that is known."""
+    def condition(self, taken: list[str], before: tuple = ()) -> tuple[str, bool | None, Any]:
+        """A test on the current element (one that splits the sample values the earlier
+        arms `before` leave, where one does) or on the whole input; with its truth on the
+        teacher's input when known, and its test function."""
         g = self.g
         var = self.newest_element()
         if self.target_type == "bool" and self.helper is None and g.rng.random() < 0.5:
             piece = self.target_piece(1)
             if not piece.pre and not piece.stmt and piece.expr not in taken:
-                return piece.expr, None
+                return piece.expr, None, None
         if var is None:
             return self.whole_condition(taken)
         kind = "char" if var.kind == "char" else "word" if var.type == "str" else var.type
         options = list(_CONDITIONS.get(kind, _CONDITIONS["int"]))
         g.rng.shuffle(options)
+        left = [v for v in var.sample
+                if not any(_safe(t, v, self.limit_value) for t in before if t is not None)]
         fallback = None
         for template, test in options:
             limit = self.threshold() if "{limit}" in template else ""
             text = template.format(x=var.name, limit=limit)
             if text in taken:
                 continue
-            fallback = fallback or text
-            truths = {_safe(test, v, self.limit_value) for v in var.sample}
+            fallback = fallback or (text, None, test)
+            truths = {_safe(test, v, self.limit_value) for v in left}
             if truths >= {True, False}:
-                return text, None
-        return fallback or self.whole_condition(taken)[0], None
+                return text, None, test
+        return fallback or self.whole_condition(taken)
 
-    def whole_condition(self, taken: list[str]) -> tuple[str, bool | None]:
+    def whole_condition(self, taken: list[str]) -> tuple[str, bool | None, Any]:
         g, x, t = self.g, self.param.name, self.param.type
         group = ("num" if t in ("int", "float") else "str" if t == "str" else
                  t if t in ("set", "dict") else "seq")
         options = [o for o in _WHOLE[group] if t != "flist" or "{limit} in" not in o[0]]
         g.rng.shuffle(options)
+        value = self.param.sample[0] if self.param.sample else None
+        size = len(value) if hasattr(value, "__len__") else 3
         for template, test in options:
-            n = g.int_(1, 5)
+            n = max(1, size + g.choice((-1, 0, 1)))
             limit = self.threshold() if "{limit}" in template else ""
             text = template.format(x=x, n=n, limit=limit)
-            if text not in taken:
-                return text, _safe(test, self.param.sample[0] if self.param.sample else None,
-                                   self.limit_value, n)
+            quantity = text.split(" ")[0]
+            if text not in taken and not any(t.split(" ")[0] == quantity for t in taken):
+                return text, _safe(test, value, self.limit_value, n), None
         if group == "num":
-            return f"{x} > {g.int_(10, 30)}", None
-        return f"len({x}) > {g.int_(6, 9)}", None
+            return f"{x} > {g.int_(10, 30)}", None, None
+        return f"len({x}) > {g.int_(6, 9)}", None, None
 
     def iterate(self) -> tuple[str, list[Var], list[str]]:
         """(for-header iterable, element vars, lines that open the body)."""
@@ -401,9 +405,11 @@ class Flow:
         g = self.g
         arms = [self.condition(self.guards)]
         if chained:
-            arms.append(self.condition(self.guards + [arms[0][0]]))
-        with_else = g.rng.random() < 0.5
-        truths = [t for _, t in arms]
+            arms.append(self.condition(self.guards + [arms[0][0]], (arms[0][2],)))
+        var = self.newest_element()
+        # an else under a test of the whole input needs one more input to run: only at the top
+        with_else = g.rng.random() < 0.5 and (var is not None or not self.guards)
+        truths = [t for _, t, _ in arms]
         if all(t is not None for t in truths):
             taken = next((i for i, t in enumerate(truths) if t), None)
             if taken is None:
@@ -412,8 +418,7 @@ class Flow:
                 deep = taken
         else:
             deep = g.int_(0, len(arms) - 1)
-        var = self.newest_element()
-        for b, (cond, _) in enumerate(arms):
+        for b, (cond, _, _) in enumerate(arms):
             self.line(f"{'if' if b == 0 else 'elif'} {cond}:")
             self.indent += 1
             self.guards.append(cond)

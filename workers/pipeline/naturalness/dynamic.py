@@ -7,7 +7,8 @@ advancing ends that variant with an error instead of hanging the job. The job re
 data (reprs, marks); `judge` turns it into findings:
 `deletable_statement` (a deletion changes no output on any input), `constant_output` (the
 same output for every input) and `deepest_block_unrun` (the level's deepest block runs for
-no input). Untaken branch arms are measured, not rejected.
+no input). Untaken branch arms (the if / elif / else bodies written in the code; an if
+without else has one arm, its fall-through is not counted) are measured, not rejected.
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ def judge(probe: Probe, result: list) -> DynamicFacts:
     deepest = max((a.depth for a in real), default=0)
     deep_marks = [a.mark for a in real if a.depth == deepest and deepest]
     deepest_unrun = bool(deep_marks) and not any(m in ran for m in deep_marks)
-    branch = [a for a in probe.arms if a.kind != "loop"]
+    branch = [a for a in probe.arms if a.kind in ("if", "else")]  # arms written in the code
     untaken = sum(1 for a in branch if a.mark not in ran)
     branches = len(branch)
     return DynamicFacts([o for o in original], deletable, constant, deepest_unrun, untaken, branches)

@@ -57,6 +57,7 @@ class Ctx:
     imports: set[str] = field(default_factory=set)
     max_params: int = 3
     avoid: set[str] = field(default_factory=set)  # e.g. the receiver: never `a.update(a)`
+    hint: str | None = None  # the subject's literal, when the target needs a telling one
 
     # --- names -------------------------------------------------------------------------
     def fresh(self, kind: str = "local") -> str:
@@ -75,7 +76,10 @@ class Ctx:
 
     def param(self, type_name: str) -> str:
         name = self.fresh(type_name)
-        self.params.append(Param(name, type_name, self.lit(type_name, for_param=True)))
+        literal = self.lit(type_name, for_param=True)
+        if self.hint is not None and type_name == "str":
+            literal, self.hint = self.hint, None
+        self.params.append(Param(name, type_name, literal))
         self.pool.setdefault(type_name, []).append(name)
         return name
 

@@ -106,6 +106,11 @@ def convert(g: Ctx, x: str, src: str, dst: str, basis: str | None = None) -> str
     if src == "bool":
         return pick(g, x, g.lit(dst), g.lit(dst))
     n = to_int(g, x, src)
+    if basis is not None and basis in g.pool.get(dst, ()):  # the value joins what it came from
+        merged = {"list": f"{basis} + [{n}]", "tuple": f"{basis} + ({n},)",
+                  "set": f"{basis} | {{{n}}}", "dict": f"{basis} | {{{g.key()}: {n}}}"}.get(dst)
+        if merged:
+            return merged
     if dst == "list":
         return f"[{n}, {g.int_(0, 9)}]"
     if dst == "tuple":

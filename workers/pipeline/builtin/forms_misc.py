@@ -62,11 +62,11 @@ def builtin_form(name: str) -> Form | None:
     if name == "range":
         def make(g: Ctx, r: str, nest: int) -> Piece:
             lo = f"{p(r)} % {g.int_(3, 6)}"  # every range below is non-empty
-            expr = g.choice((f"range({lo} + 1)", f"range({lo}, {g.int_(6, 9)})",
+            expr = g.choice((f"range({lo} + 1)", f"range({g.int_(0, 2)}, {lo} + {g.int_(2, 5)})",
                              f"range({g.int_(0, 2)}, {lo} + {g.int_(3, 6)}, {g.int_(1, 2)})"))
             for _ in range(nest - 1):
                 start = g.choice(("", f"{g.int_(0, 1)}, "))
-                expr = f"range({start}{expr}[{g.choice(('0', '-1'))}] + {g.int_(2, 5)})"
+                expr = f"range({start}{expr}[-1] + {g.int_(2, 5)})"
             return Piece(f"[*{expr}]", "list")
         return make
     return None

@@ -40,6 +40,15 @@ ENTRY_NAMES = {
     "float": ("adjust_price", "convert_rate", "round_amount", "apply_discount", "bucket_value"),
     "int": ("walk_range", "count_steps", "build_sequence", "sum_range"),
 }
+# str predicates: a first input on the side that inputs of its shape rarely take, so the
+# outputs differ across inputs (type-directed inputs reuse the example's alphabet)
+PREDICATE_INPUTS = {
+    "isdigit": ("2024", "4711", "90"), "isdecimal": ("2024", "365"), "isnumeric": ("1999", "42"),
+    "isupper": ("NORTH", "OK", "RIVER"), "istitle": ("Maple", "Stone", "Delta"),
+    "isspace": ("   ", "\t "), "isalpha": ("maple42", "r2d2"), "isalnum": ("north-4", "a_b"),
+    "isidentifier": ("2nd_item", "9lives"), "isprintable": ("tab\tsep", "a\nb"),
+    "isascii": ("café", "naïve"), "islower": ("Maple", "sTone"),
+}
 HELPER_NAMES = ("normalize", "score", "transform", "check", "pick", "weigh", "clip", "tag",
                 "convert", "measure_one")
 @dataclass(frozen=True)
@@ -192,6 +201,8 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     loops = any(k in ("for", "while") for k in knobs.blueprint)
     ptype = "flist" if subject == "float" and loops else subject
     g = Ctx(rng, knobs.other_methods)
+    if subject == "str" and entry.method in PREDICATE_INPUTS:
+        g.hint = repr(rng.choice(PREDICATE_INPUTS[entry.method]))
     entry_name = rng.choice(ENTRY_NAMES.get(subject, ENTRY_NAMES["list"]))
     g.used.add(entry_name)
     nest = g.choice((2, 2, 3)) if knobs.nested_calls else 1

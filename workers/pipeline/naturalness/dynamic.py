@@ -128,13 +128,20 @@ def _ticked(tree: ast.Module) -> ast.Module:
 _RUNTIME = '''
 import ast as _ast
 import hashlib as _hashlib
+from copy import deepcopy as _copy
 
 def __naturalness_probe__(sources, entry, inputs):
     outputs = []
     hits = []
+    values = [_ast.literal_eval("(" + args + ",)") for args in inputs]
     for v, src in enumerate(sources):
         row = []
-        for args in inputs:
+        try:
+            compiled = compile(src, "<probe>", "exec")
+        except SyntaxError:
+            outputs.append(["error:SyntaxError"] * len(inputs))
+            continue
+        for args in values:
             seen = set()
             turns = [0]
             def __hit__(k, seen=seen):
@@ -145,8 +152,8 @@ def __naturalness_probe__(sources, entry, inputs):
                     raise RuntimeError("turns")
             space = {"__hit__": __hit__, "__tick__": __tick__, "__name__": "probe"}
             try:
-                exec(src, space)
-                value = space[entry](*_ast.literal_eval("(" + args + ",)"))
+                exec(compiled, space)
+                value = space[entry](*_copy(args))
                 row.append("ok:" + _hashlib.sha1(repr(value).encode()).hexdigest()[:12])
             except BaseException as exc:
                 row.append("error:" + type(exc).__name__)
@@ -200,9 +207,13 @@ class DynamicFacts:
         return out
 
 
-def judge(probe: Probe, result: list) -> DynamicFacts:
-    """Findings from the driver's result `[outputs per source per input, marks per input]`."""
+def judge(probe: Probe, result: list, columns: list[int] | None = None) -> DynamicFacts:
+    """Findings from the driver's result `[outputs per source per input, marks per input]`,
+    on the inputs at `columns` (default: all)."""
     outputs, hits = result
+    if columns is not None:
+        outputs = [[row[c] for c in columns] for row in outputs]
+        hits = [hits[c] for c in columns]
     original = outputs[0]
     deletable = [probe.variants[v - 1] for v in range(1, len(outputs))
                  if outputs[v] == original and all(o.startswith("ok:") for o in original)]

@@ -33,3 +33,14 @@ def static_reasons(code: str, skip: Iterable[str] = ()) -> list[str]:
 def dynamic_reasons(facts: DynamicFacts, skip: Iterable[str] = ()) -> list[str]:
     active = checked(skip)
     return [r for r in facts.reasons() if r in active]
+
+
+def policy_from_spec(spec: dict) -> tuple[bool, tuple[str, ...]]:
+    """(on, skipped checks) from a batch spec's `naturalness`: absent or true (on, nothing
+    skipped), false (off), or {"enabled": bool, "skip": [check, ...]}."""
+    value = spec.get("naturalness", True)
+    if isinstance(value, bool):
+        return value, ()
+    skip = tuple(value.get("skip") or ())
+    checked(skip)
+    return bool(value.get("enabled", True)), skip

@@ -70,6 +70,22 @@ class Budget(BaseModel):
     max_cost_usd: float | None = Field(default=None, gt=0, le=10**7)
 
 
+class NaturalnessSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    skip: list[str] = Field(default_factory=list, max_length=16, description="gate checks to skip")
+
+    @model_validator(mode="after")
+    def _known(self) -> "NaturalnessSpec":
+        from workers.pipeline.naturalness.gate import UnknownCheck, checked
+        try:
+            checked(self.skip)
+        except UnknownCheck as exc:
+            raise ValueError(str(exc)) from None
+        return self
+
+
 class BatchCreate(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "types": ["str", "list"], "methods": ["split", "append"], "levels": ["C1", "C3"],
@@ -90,6 +106,8 @@ class BatchCreate(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1, description="omitted: drawn at random and recorded")
     priority: int = Field(default=5, ge=0, le=9, description="0 lowest, 9 highest")
     budget: Budget = Field(default_factory=Budget)
+    naturalness: NaturalnessSpec = Field(default_factory=NaturalnessSpec,
+                                         description="the naturalness gate; on by default")
 
     @model_validator(mode="after")
     def _some_level(self) -> "BatchCreate":

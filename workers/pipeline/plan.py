@@ -12,6 +12,7 @@ from typing import Any
 from workers.pipeline.difficulty import SolverPolicy
 from workers.pipeline.execution import ExecPolicy
 from workers.pipeline.inputs import SizeBounds
+from workers.pipeline.naturalness.gate import policy_from_spec
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class BatchPlan:
     bounds: SizeBounds = field(default_factory=SizeBounds)
     max_tokens: int | None = None
     max_cost_usd: float | None = None
+    naturalness: bool = True  # the naturalness gate (issue 15), on by default
+    naturalness_skip: tuple[str, ...] = ()  # named gate checks this batch skips
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any], seed: int) -> "BatchPlan":
@@ -56,7 +59,9 @@ class BatchPlan:
             knobs = (knobs,)
         mutation = spec.get("mutation", False)
         execution = spec.get("execution") or {}
+        natural, natural_skip = policy_from_spec(spec)
         return cls(
+            naturalness=natural, naturalness_skip=natural_skip,
             programs=int(spec.get("programs", spec.get("count", 0))),
             seed=seed,
             levels=tuple(spec.get("levels") or (() if knobs else cls.levels)),

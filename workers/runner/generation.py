@@ -22,6 +22,15 @@ from workers.pipeline.inputs import (
     distinct_inputs,
 )
 from workers.pipeline.mutation import mutate_program
+from workers.pipeline.naturalness.gate import static_reasons
+from workers.pipeline.naturalness.stage import (
+    GATE_CANDIDATES,
+    REASON_PREFIX,
+    GateItem,
+    InputChoice,
+    ProbeUnavailable,
+    gate_inputs,
+)
 from workers.pipeline.parsing import ParsedProgram, parse_completion
 from workers.pipeline.plan import BatchPlan
 from workers.pipeline.prompts import TEMPLATE_VERSION, build_generation_messages
@@ -32,6 +41,7 @@ from workers.pipeline.teachers.base import complete_all_sync
 from workers.runner.common import (
     ACTIVE,
     PYTHON_VERSION,
+    SandboxUnavailable,
     SessionFactory,
     load_plan,
     over_budget,
@@ -99,6 +109,9 @@ def _program_row(batch_id: int, slot: int, constraint, request: ChatRequest, com
                measured=measured.to_dict(), normalized_hash=normalized_hash(parsed.code))
     if not measured.matches and plan.on_mismatch == "reject":
         return {**row, "reject_reason": "constraint_mismatch", "reject_detail": str(measured.to_dict())[:500]}
+    unnatural = static_reasons(parsed.code, plan.naturalness_skip) if plan.naturalness else []
+    if unnatural:
+        return {**row, "reject_reason": REASON_PREFIX + unnatural[0], "reject_detail": ", ".join(unnatural)}
     return {**row, "status": "kept"}
 
 
@@ -124,16 +137,23 @@ def make_inputs(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Se
         for program, completion in zip(originals, completions):
             text = completion.texts[0] if completion.status == "ok" and completion.texts else ""
             llm_args[program.slot] = parse_mutation(text, program.entry_point) if text else None
-    rows = []
+    rows, pools = [], []
+    wide = max(GATE_CANDIDATES, plan.inputs_per_program) if plan.naturalness else plan.inputs_per_program
     for program in programs:
         candidates = [InputCandidate(program.call_args, "teacher")]
         if llm_args.get(program.slot):
             candidates.append(InputCandidate(llm_args[program.slot], "llm_mutation"))
         try:
-            candidates += synthesize_inputs(program.call_args, plan.inputs_per_program, seed=plan.seed * 1_000_003 + program.slot, bounds=plan.bounds)
+            candidates += synthesize_inputs(program.call_args, wide, seed=plan.seed * 1_000_003 + program.slot, bounds=plan.bounds)
         except UnsupportedArguments:
             pass
-        for index, cand in enumerate(distinct_inputs(candidates, plan.inputs_per_program)):
+        pools.append(distinct_inputs(candidates, wide + 2))
+    choices = _choose_inputs(deps, programs, pools, plan)
+    unnatural = [(p.id, c.reject_reason, c.detail) for p, c in zip(programs, choices) if c.reasons]
+    for program, choice in zip(programs, choices):
+        if choice.reasons:
+            continue
+        for index, cand in enumerate(choice.inputs):
             rows.append({
                 "batch_id": batch_id, "program_id": program.id, "args_hash": args_hash(cand.args), "args_source": cand.args,
                 "input_index": index, "input_origin": cand.origin, "status": "pending",
@@ -143,8 +163,21 @@ def make_inputs(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Se
         if calls:
             record_calls(session, batch_id, calls, teacher_name, MUTATION_TEMPLATE_VERSION)
         repo.insert_samples(session, rows)
+        for program_id, reason, detail in unnatural:
+            repo.reject_program(session, program_id, reason, detail or None)
         repo.touch(session, batch_id)
     return len(rows)
+
+
+def _choose_inputs(deps: StageDeps, programs: list, pools: list, plan: BatchPlan) -> list[InputChoice]:
+    """Coverage-first choice and the dynamic naturalness checks (issue 15), or the first K."""
+    if not plan.naturalness:
+        return [InputChoice(distinct_inputs(pool, plan.inputs_per_program), []) for pool in pools]
+    items = [GateItem(p.source, p.entry_point, pool) for p, pool in zip(programs, pools)]
+    try:
+        return gate_inputs(deps.sandbox, items, plan.inputs_per_program, plan.naturalness_skip)
+    except ProbeUnavailable as exc:
+        raise SandboxUnavailable(str(exc)) from exc
 
 
 class _ProgramView:

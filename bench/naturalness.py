@@ -1,9 +1,11 @@
 """Naturalness of a builtin batch: the issue-15 table, per level, targets beside figures.
 
 600 programs over C1-C6 (the batch's own grid), each with 3 inputs: the teacher's call plus
-type-directed inputs, chosen coverage-first among 8 candidates (`--inputs pipeline`: the
-first 3 distinct, as the current pipeline takes them). Every program and its inputs run
-through the sandbox once, in the probe job of the naturalness gate (marks + ablation).
+type-directed inputs, chosen coverage-first among 8 candidates as the gated pipeline does
+(`--inputs pipeline`: the first 3 distinct, as the pipeline without the gate takes them).
+Every program runs in the sandbox once, in the naturalness gate's probe job (marks on every
+candidate, the choice, ablation variants on the kept inputs). Branch arms are the if / elif
+/ else bodies written in the code (an if without else has one).
 
     python -m bench.naturalness [--programs 600] [--seed 11] [--inputs coverage|pipeline]
 """
@@ -23,7 +25,7 @@ from sandbox import Job, Sandbox
 from training.normalize import normalized_hash
 from workers.pipeline.builtin import generate_program
 from workers.pipeline.constraints import LEVELS, load_catalog
-from workers.pipeline.inputs import InputCandidate, coverage_first, distinct_inputs
+from workers.pipeline.inputs import InputCandidate, distinct_inputs
 from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, judge, probe_args
 from workers.pipeline.naturalness.static import TRICKS, loop_facts, static_findings
 from workers.pipeline.plan import BatchPlan
@@ -82,21 +84,11 @@ def measure(args: argparse.Namespace) -> None:
     sb = Sandbox()
     started = time.perf_counter()
     try:
-        def run(inputs_of):
-            jobs = [Job(id=str(i), code=probes[i].code, entry_point=DRIVER,
-                        args=probe_args(probes[i], p.entry_point, [c.args for c in inputs_of[i]]))
-                    for i, p in enumerate(programs)]
-            return sb.run_many(jobs)
-        first = run(candidates)
-        chosen = []
-        for i, r in enumerate(first):
-            cands = candidates[i]
-            if args.inputs == "coverage" and r.ok:
-                outputs, hits = ast.literal_eval(r.result["repr"])
-                chosen.append(coverage_first(cands, [set(h) for h in hits], outputs[0], 3))
-            else:
-                chosen.append(cands[:3])
-        results = run(chosen) if args.inputs == "coverage" else first
+        pools = candidates if args.inputs == "coverage" else [c[:3] for c in candidates]
+        results = sb.run_many([
+            Job(id=str(i), code=probes[i].code, entry_point=DRIVER,
+                args=probe_args(probes[i], p.entry_point, [c.args for c in pools[i]], 3))
+            for i, p in enumerate(programs)])
     finally:
         sb.close()
     run_s = time.perf_counter() - started

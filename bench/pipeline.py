@@ -32,6 +32,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="600 programs")
     parser.add_argument("--chunk-size", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--naturalness", choices=("on", "off"), default="on",
+                        help="the naturalness gate (issue 15); off: the pipeline without it")
     args = parser.parse_args()
     programs = 600 if args.quick else args.programs
 
@@ -50,6 +52,7 @@ def main() -> None:
     settings = get_settings()
     migrate.upgrade(settings.database_url)
     spec = build_spec(["C1", "C2", "C3", "C4", "C5", "C6"], None, None, programs, 3, False, None, None, 10, True)
+    spec["naturalness"] = args.naturalness == "on"
     with session_scope(settings.database_url) as session:
         batch_id = create_batch(session, spec, args.seed, "builtin", status="running").id
 
@@ -76,7 +79,8 @@ def main() -> None:
         for level, score in session.execute(select(Sample.level, Sample.difficulty_score).where(Sample.status == "accepted")):
             by_level[level].append(score)
 
-    print(f"programs: {programs}   cores: {os.cpu_count()}   chunk: {args.chunk_size}")
+    print(f"programs: {programs}   cores: {os.cpu_count()}   chunk: {args.chunk_size}   "
+          f"naturalness gate: {args.naturalness}")
     print(f"accepted samples: {accepted} of {funnel['total']['inputs']} inputs in {wall:.1f} s")
     print(f"throughput: {rate:,.0f} accepted samples/min   target {TARGET_PER_MINUTE:,}   ratio {rate / TARGET_PER_MINUTE:.2f}x")
     print(f"peak RSS: this process {peak_self:.0f} MiB, largest child {peak_children:.0f} MiB")

@@ -111,30 +111,29 @@ def distinct_inputs(candidates: list[InputCandidate], limit: int) -> list[InputC
     return kept
 
 
-def coverage_first(candidates: list[InputCandidate], marks: list[set[int]], outputs: list[str],
-                   limit: int) -> list[InputCandidate]:
-    """Up to `limit` candidates (distinct values): the first (the teacher's call), then
-    greedily the one reaching the
-    most branch arms not yet covered first, then one whose output differs from those
-    kept (so a program gets at least 2 distinct outputs where any candidate gives them),
-    then the given priority order. `marks[i]` / `outputs[i]` belong to candidates[i]."""
-    seen_keys: set[str] = set()
-    order = []
-    for i, cand in enumerate(candidates):
-        key = canonical_key(cand.args)
-        if key not in seen_keys:
-            seen_keys.add(key)
-            order.append(i)
-    kept: list[int] = [order.pop(0)] if order else []  # the teacher's own call stays
-    covered: set[int] = set(marks[kept[0]]) if kept else set()
+def greedy_cover(marks: list, outputs: list, limit: int) -> list:
+    """Indices of up to `limit` items, greedily: item 0 (the teacher's call) first, then the
+    one reaching the most marks (branch arms) not yet covered, then one whose output differs
+    from those kept, then the earliest. Self-contained: the probe job runs this same code."""
+    order = list(range(len(marks)))
+    kept = [order.pop(0)] if order else []
+    covered = set(marks[0]) if kept else set()
     while order and len(kept) < limit:
-        kept_outputs = {outputs[k] for k in kept}
-
-        def gain(i: int) -> tuple[int, int, int]:
-            return (len(marks[i] - covered), int(outputs[i] not in kept_outputs), -i)
-
-        best = max(order, key=gain)
+        seen = {outputs[k] for k in kept}
+        best = max(order, key=lambda i: (len(set(marks[i]) - covered), outputs[i] not in seen, -i))
         order.remove(best)
         kept.append(best)
-        covered |= marks[best]
-    return [candidates[i] for i in sorted(kept)]
+        covered |= set(marks[best])
+    return sorted(kept)
+
+
+def coverage_first(candidates: list[InputCandidate], marks: list[set[int]], outputs: list[str],
+                   limit: int) -> list[InputCandidate]:
+    """Up to `limit` candidates with distinct values, chosen by `greedy_cover` (so a program
+    gets at least 2 distinct outputs where any candidate gives them)."""
+    first: dict[str, int] = {}
+    for i, cand in enumerate(candidates):
+        first.setdefault(canonical_key(cand.args), i)
+    idx = sorted(first.values())
+    picked = greedy_cover([marks[i] for i in idx], [outputs[i] for i in idx], limit)
+    return [candidates[idx[k]] for k in picked]

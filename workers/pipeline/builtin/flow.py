@@ -78,8 +78,10 @@ class Flow:
         self.stmt_form = stmt_form
         self.target_type = target_type
         self.acc: str | None = None
+        # collections are counted, not collected, so results and traces stay small
         self.acc_kind = ("work" if stmt_form else "number" if target_type in ("int", "float")
-                         else "parts" if target_type == "str" else "list")
+                         else "parts" if target_type == "str" else "list"
+                         if target_type in ("bool", "tuple", "pair", "ftuple", "none") else "number")
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
         self.limit: str | None = None
         self.walked_words: set[str] = set()
@@ -317,7 +319,7 @@ class Flow:
         n = src.name  # a number: walk up to it
         i = g.fresh("elem:index")
         top = int(value) % 10 + 1 if src.type == "float" and value is not None else (value or 0)
-        return f"range(int({n}) % 10 + 1)" if src.type == "float" else f"range({n})", \
+        return f"range(int({n}) % 10 + 1)" if src.type == "float" else f"range(min({n}, 10))", \
             [Var(i, "int", "value", list(range(int(top))))], []
 
     def block(self, kinds: tuple[str, ...]) -> None:
@@ -372,7 +374,7 @@ class Flow:
             return
         if src.type in ("int", "float"):
             i = g.fresh("elem:index")
-            bound = src.name if src.type == "int" else f"int({src.name}) % 10"
+            bound = f"min({src.name}, 10)" if src.type == "int" else f"int({src.name}) % 10"
             top = int(value) % 10 if src.type == "float" and value is not None else int(value or 0)
             self.line(f"{i} = 0")
             self.line(f"while {i} < {bound}:")

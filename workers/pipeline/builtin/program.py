@@ -3,9 +3,10 @@ constraint by construction out.
 
 Every random choice comes from one `random.Random` seeded by a string of (seed, index,
 constraint, attempt) (string seeds hash with SHA-512, so no PYTHONHASHSEED dependence). The
-static check is the generator's own acceptance test: a draw whose measured structure misses
-the request (rare: glue that happens to nest an operator target) is redrawn with the next
-attempt number, so the result is still a pure function of the inputs.
+static check and the naturalness gate's static rules are the generator's own acceptance
+test: a draw whose measured structure misses the request, or that has a dead store, a trick
+or a repeated test, is redrawn with the next attempt number, so the result is still a pure
+function of the inputs.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from workers.pipeline.builtin.registry import form_for, subject_type
 from workers.pipeline.constraints.catalog import Catalog, Entry, load_catalog
 from workers.pipeline.constraints.levels import validate_knobs, with_blueprint
 from workers.pipeline.records import Constraint, Knobs
+from workers.pipeline.naturalness.static import static_findings
 from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
@@ -245,7 +247,8 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         rng = random.Random(f"builtin:{seed}:{tag}:{entry.type}:{entry.method}:"
                             f"{constraint.level}:{knobs}:{attempt}")
         program = build_program(entry, knobs, rng)
-        if measure_structure(program.code, program.entry_point, target).matches:
+        if measure_structure(program.code, program.entry_point, target).matches \
+                and not static_findings(program.code):
             return GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
     assert program is not None
     return GeneratedProgram(program.code, program.entry_point, program.args, MAX_ATTEMPTS, False)

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import ast
 import copy
+import inspect
 from dataclasses import dataclass, field
+
+from workers.pipeline.inputs import greedy_cover
 
 DYNAMIC_REASONS = ("deletable_statement", "constant_output", "deepest_block_unrun")
 MAX_TURNS = 20000
@@ -130,37 +133,42 @@ import ast as _ast
 import hashlib as _hashlib
 from copy import deepcopy as _copy
 
-def __naturalness_probe__(sources, entry, inputs):
-    outputs = []
-    hits = []
+
+def __run__(compiled, entry, args):
+    seen = set()
+    turns = [0]
+    def __hit__(k):
+        seen.add(k)
+    def __tick__():
+        turns[0] += 1
+        if turns[0] > MAX_TURNS:
+            raise RuntimeError("turns")
+    space = {"__hit__": __hit__, "__tick__": __tick__, "__name__": "probe"}
+    try:
+        if compiled is None:
+            raise SyntaxError("variant")
+        exec(compiled, space)
+        value = space[entry](*_copy(args))
+        return "ok:" + _hashlib.sha1(repr(value).encode()).hexdigest()[:12], sorted(seen)
+    except BaseException as exc:
+        return "error:" + type(exc).__name__, sorted(seen)
+
+
+def __naturalness_probe__(sources, entry, inputs, limit):
     values = [_ast.literal_eval("(" + args + ",)") for args in inputs]
-    for v, src in enumerate(sources):
-        row = []
+    compiled = []
+    for src in sources:
         try:
-            compiled = compile(src, "<probe>", "exec")
+            compiled.append(compile(src, "<probe>", "exec"))
         except SyntaxError:
-            outputs.append(["error:SyntaxError"] * len(inputs))
-            continue
-        for args in values:
-            seen = set()
-            turns = [0]
-            def __hit__(k, seen=seen):
-                seen.add(k)
-            def __tick__(turns=turns):
-                turns[0] += 1
-                if turns[0] > MAX_TURNS:
-                    raise RuntimeError("turns")
-            space = {"__hit__": __hit__, "__tick__": __tick__, "__name__": "probe"}
-            try:
-                exec(compiled, space)
-                value = space[entry](*_copy(args))
-                row.append("ok:" + _hashlib.sha1(repr(value).encode()).hexdigest()[:12])
-            except BaseException as exc:
-                row.append("error:" + type(exc).__name__)
-            if v == 0:
-                hits.append(sorted(seen))
-        outputs.append(row)
-    return [outputs, hits]
+            compiled.append(None)
+    runs = [__run__(compiled[0], entry, v) for v in values]
+    probe_out, hits = [r[0] for r in runs], [r[1] for r in runs]
+    chosen = greedy_cover(hits, probe_out, limit)
+    outputs = [[probe_out[c] for c in chosen]]
+    for comp in compiled[1:]:
+        outputs.append([__run__(comp, entry, values[c])[0] for c in chosen])
+    return [outputs, hits, chosen, probe_out]
 '''
 
 
@@ -178,13 +186,15 @@ def build_probe(code: str, max_variants: int = 40) -> Probe:
         sources.append(ast.unparse(_ticked(copy.deepcopy(tree))))
         block[i] = stmt
         variants.append((stmt.lineno, ast.unparse(stmt).splitlines()[0][:80]))
-    driver = _RUNTIME.replace("MAX_TURNS", str(MAX_TURNS)) + f"\nSOURCES = {sources!r}\n"
+    driver = (_RUNTIME.replace("MAX_TURNS", str(MAX_TURNS)) + "\n" + inspect.getsource(greedy_cover)
+              + f"\nSOURCES = {sources!r}\n")
     return Probe(driver, instrument.arms, variants)
 
 
-def probe_args(probe: Probe, entry_point: str, inputs: list[str]) -> str:
-    """The argument text of the driver call (the driver is called as `DRIVER(<this>)`)."""
-    return f"SOURCES, {entry_point!r}, {inputs!r}"
+def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int) -> str:
+    """The argument text of the driver call: the driver runs the probe on every input,
+    keeps `limit` of them coverage-first (`greedy_cover`), and runs the variants on those."""
+    return f"SOURCES, {entry_point!r}, {inputs!r}, {limit}"
 
 
 @dataclass(frozen=True)
@@ -207,13 +217,11 @@ class DynamicFacts:
         return out
 
 
-def judge(probe: Probe, result: list, columns: list[int] | None = None) -> DynamicFacts:
-    """Findings from the driver's result `[outputs per source per input, marks per input]`,
-    on the inputs at `columns` (default: all)."""
-    outputs, hits = result
-    if columns is not None:
-        outputs = [[row[c] for c in columns] for row in outputs]
-        hits = [hits[c] for c in columns]
+def judge(probe: Probe, result: list) -> DynamicFacts:
+    """Findings from the driver's result `[outputs per source on the kept inputs, marks per
+    input, kept input indices, probe outputs per input]`, on the kept inputs."""
+    outputs, all_hits, chosen, _ = result
+    hits = [all_hits[c] for c in chosen]
     original = outputs[0]
     deletable = [probe.variants[v - 1] for v in range(1, len(outputs))
                  if outputs[v] == original and all(o.startswith("ok:") for o in original)]

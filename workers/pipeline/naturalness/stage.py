@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sandbox import Job, Limits, RunResult
-from workers.pipeline.inputs import InputCandidate, coverage_first, distinct_inputs
+from workers.pipeline.inputs import InputCandidate, distinct_inputs
 from workers.pipeline.naturalness.dynamic import DRIVER, Probe, build_probe, judge, probe_args
 from workers.pipeline.naturalness.gate import dynamic_reasons
 
@@ -31,7 +31,7 @@ class ProbeUnavailable(RuntimeError):
 class GateItem:
     code: str
     entry_point: str
-    candidates: list[InputCandidate]  # in priority order; the first is the teacher's call
+    candidates: list[InputCandidate]  # distinct, in priority order; the first is the teacher's
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,9 @@ class InputChoice:
         return REASON_PREFIX + self.reasons[0] if self.reasons else None
 
 
-def _job(i: int, probe: Probe, item: GateItem) -> Job:
+def _job(i: int, probe: Probe, item: GateItem, limit: int) -> Job:
     return Job(id=f"probe:{i}", code=probe.code, entry_point=DRIVER,
-               args=probe_args(probe, item.entry_point, [c.args for c in item.candidates]),
+               args=probe_args(probe, item.entry_point, [c.args for c in item.candidates], limit),
                limits=PROBE_LIMITS)
 
 
@@ -56,10 +56,9 @@ def choose(probe: Probe, item: GateItem, result: RunResult, limit: int,
     """Pure: the kept inputs and the dynamic reasons, from one probe job's result."""
     if not result.ok or result.result is None:
         return InputChoice(distinct_inputs(item.candidates, limit), [], f"probe {result.status}")
-    outputs, hits = ast.literal_eval(result.result["repr"])
-    kept = coverage_first(item.candidates, [set(h) for h in hits], outputs[0], limit)
-    columns = [item.candidates.index(c) for c in kept]
-    facts = judge(probe, [outputs, hits], columns)
+    data = ast.literal_eval(result.result["repr"])
+    kept = [item.candidates[c] for c in data[2]]
+    facts = judge(probe, data)
     reasons = dynamic_reasons(facts, skip)
     detail = "; ".join(f"line {line}: {text}" for line, text in facts.deletable[:3]) \
         if "deletable_statement" in reasons else ""
@@ -76,7 +75,7 @@ def gate_inputs(sandbox, items: Sequence[GateItem], limit: int,  # noqa: ANN001
             probes.append(build_probe(item.code))
         except SyntaxError:
             probes.append(None)
-    jobs = [_job(i, probe, item) for i, (probe, item) in enumerate(zip(probes, items)) if probe]
+    jobs = [_job(i, probe, item, limit) for i, (probe, item) in enumerate(zip(probes, items)) if probe]
     results = iter(sandbox.run_many(jobs))
     choices = []
     for probe, item in zip(probes, items):

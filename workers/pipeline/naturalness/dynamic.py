@@ -225,7 +225,7 @@ def judge(probe: Probe, result: list) -> DynamicFacts:
     original = outputs[0]
     deletable = [probe.variants[v - 1] for v in range(1, len(outputs))
                  if outputs[v] == original and all(o.startswith("ok:") for o in original)]
-    constant = len(original) >= 2 and len(set(original)) == 1
+    constant = len(original) >= 2 and len(set(original)) == 1 and original[0].startswith("ok:")
     ran = set().union(*map(set, hits)) if hits else set()
     real = [a for a in probe.arms if a.kind != "implicit"]
     deepest = max((a.depth for a in real), default=0)

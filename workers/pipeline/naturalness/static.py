@@ -62,7 +62,7 @@ def dead_stores(func: ast.FunctionDef) -> list[Finding]:
                     if isinstance(t, (ast.Subscript, ast.Attribute)):
                         continue
                     for name in _stored(t):
-                        if name not in readable:
+                        if name not in readable or _overwritten(name, block[i + 1:]):
                             found.append(Finding("dead_store", stmt.lineno, name))
             if isinstance(stmt, (ast.For, ast.While)):
                 inner_loop = loop + [stmt]
@@ -77,6 +77,17 @@ def dead_stores(func: ast.FunctionDef) -> list[Finding]:
 
     walk(func.body, [], [])
     return found
+
+
+def _overwritten(name: str, rest: list[ast.stmt]) -> bool:
+    """The next statement of the block that mentions `name` assigns it without reading it."""
+    for stmt in rest:
+        if name in _loads([stmt]):
+            return False
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                for t in stmt.targets):
+            return True
+    return False
 
 
 def _call_name(node: ast.AST) -> str | None:

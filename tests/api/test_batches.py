@@ -138,6 +138,7 @@ def test_a_lone_post_is_a_group_of_one(make_client, auth) -> None:
     ({"levels": [], "knobs": []}, 422, "at least one of levels"),
     ({"knobs": [{"control_flow_depth": 2, "blueprint": ["for"]}]}, 422, "blueprint length"),
     ({"colour": "red"}, 422, "Extra inputs are not permitted"),
+    ({"naturalness": {"skip": ["dead_stores"]}}, 422, "unknown naturalness checks ['dead_stores']"),
 ])
 def test_bad_specs_get_a_4xx_naming_the_problem_and_write_nothing(client, auth, migrated_pg, change, status, needle) -> None:
     before = _batch_count(migrated_pg)

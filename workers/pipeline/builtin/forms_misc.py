@@ -30,7 +30,7 @@ def float_form(method: str) -> Form | None:
     if method == "as_integer_ratio":
         return via_self(lambda g, r: f"{p(r)}.as_integer_ratio()", "tuple", t)
     if method == "conjugate":
-        return via_self(lambda g, r: f"{p(r)}.conjugate()", t, t)
+        return via_self(lambda g, r: f"{p(r)}.conjugate()", t, t, idempotent=True)
     if method == "is_integer":
         return via_self(lambda g, r: f"{p(r)}.is_integer()", "bool", t)
     return None
@@ -38,9 +38,13 @@ def float_form(method: str) -> Form | None:
 
 def _iter_chain(wrap) -> Form:  # noqa: ANN001 - wrap(g, r, inner_iterator_expr) -> iterator
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        first = r if g.rng.random() < 0.5 else (glue(g, "list", r, {"reversed"}) or r)
+        roll = g.rng.random()
+        first = r if roll < 0.35 else f"{p(r)}[{g.int_(1, 2)}:]" if roll < 0.5 \
+            else (glue(g, "list", r, {"reversed"}) or r)
         expr = wrap(g, r, first)
         for _ in range(nest - 1):
+            if g.rng.random() < 0.5:  # keep part of the inner result: skip or drop an end
+                expr = f"[*{expr}][{g.choice(('1:', ':-1', '::2', '2:', ':3', '1::2', ':-2', '-3:'))}]"
             expr = wrap(g, r, expr)
         star = g.allow_calls and g.rng.random() < 0.4
         return Piece(f"list({expr})" if star else f"[*{expr}]", "pairs")

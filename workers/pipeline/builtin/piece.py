@@ -79,10 +79,21 @@ def mutator(render: Callable[[Ctx, str], str], recv: str,
             pre: Callable[[Ctx, str, int], list[str]] | None = None) -> Form:
     """A method returning None cannot feed another use (only `(r.m(a) or r).m(b)` could),
     so nesting is repetition, as for the statement forms; `pre` makes it safe."""
+    grow = {"list": ("{r} += [{v}]", "{r} += [{v}, {w}]", "{r}[:0] = [{v}]", "{r} *= 2"),
+            "set": ("{r} |= {{{v}}}", "{r} -= {{{v}}}", "{r} |= {{{v}, {w}}}"),
+            "dict": ("{r}[{k}] = {v}", "{r}[{k}] = {r}.get({k}, {v})")}.get(recv)
+
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        lines = [render(g, r) for _ in range(nest)]
+        lines = []
+        for i in range(nest):
+            if grow and g.rng.random() < (0.6 if i else 0.3):  # something changes between uses
+                text = g.choice(grow if g.allow_calls else [x for x in grow if "(" not in x])
+                lines.append(text.format(r=r, v=g.other("int"), w=g.int_(0, 9), k=g.key()))
+            lines.append(render(g, r))
         return Piece(lines[-1], "none", (pre(g, r, nest) if pre else []) + lines[:-1], stmt=True)
     return make
+
+
 def statement(render: Callable[[Ctx, str], str]) -> Form:
     """Statement forms (`r |= a`, `d[k] = v`) cannot nest: nesting is repetition."""
     def make(g: Ctx, r: str, nest: int) -> Piece:

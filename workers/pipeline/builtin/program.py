@@ -133,9 +133,11 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
         work = g.fresh()
         lines.append(f"{work} = {subject}({param})")
         value, other_done = work, True
-    elif g.rng.random() < 0.4:
-        derived = glue(g, subject, param, banned)  # call-free unless the level allows calls
-        if derived is not None:
+    else:
+        for _ in range(g.choice((0, 1, 1, 2, 2, 3))):
+            derived = glue(g, subject, value, banned)  # call-free unless the level allows calls
+            if derived is None:
+                break
             name = g.fresh()
             lines.append(f"{name} = {derived}")
             g.remember(name, subject)
@@ -147,7 +149,7 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
             name = g.fresh()
             lines.append(f"{name} = {step[0]}")
             value, other_done = name, True
-    nest = g.choice((2, 2, 3)) if knobs.nested_calls else 1
+    nest = g.choice((2, 3)) if knobs.nested_calls else 1
     if helper is not None:
         name = g.fresh()
         hname, types = helper
@@ -161,6 +163,14 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
         value = first
         if was_stmt:
             vtype = subject
+            other = g.param(subject) if len(g.params) < g.max_params and g.rng.random() < 0.4 \
+                and subject in _COMBINE else None
+            if other is not None:  # the same change to a second input, then both together
+                _use(g, form, other, 1, lines)
+                value = g.choice(_COMBINE[subject]).format(a=value, b=other, sep="' '")
+                name = g.fresh()
+                lines.append(f"{name} = {value}")
+                value = name
         elif vtype in _COMBINE and g.rng.random() < 0.4:
             other = g.param(subject) if len(g.params) < g.max_params else None
             if other is not None:
@@ -183,6 +193,10 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
             name = g.fresh()
             lines.append(f"{name} = {step[0]}")
             value = name
+    elif g.rng.random() < 0.5:  # then shape the result: drop an end, reverse, extend
+        shaped = glue(g, vtype, value, banned) if vtype in ("str", "list", "tuple", "set", "int") else None
+        if shaped is not None and "(" not in shaped:
+            return [f"    {line}" for line in lines] + [f"    return {shaped}"]
     return [f"    {line}" for line in lines] + [f"    return {value}"]
 
 
@@ -222,7 +236,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
                     stmt_form and subject in WORKABLE, probe.rtype)
         flow.helper = helper
         flow.nested = knobs.nested_calls
-        flow.start_acc(needs_copy=bool(probe.pre))
+        flow.start_acc(needs_copy=bool(probe.pre) or entry.method in ("pop", "popitem", "setdefault"))
         flow.block(knobs.blueprint)
         body = flow.lines + [f"    return {flow.finish()}"]
         if not _calls_other(helper_lines + body, banned):

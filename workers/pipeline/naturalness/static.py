@@ -18,7 +18,7 @@ STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fa
 TRICKS = STATIC_REASONS[1:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
-                        "swapcase", "reverse"})
+                        "swapcase", "reverse", "conjugate"})
 NONE_METHODS = frozenset({"append", "extend", "insert", "remove", "sort", "reverse", "clear",
                           "add", "discard", "update", "difference_update",
                           "intersection_update", "symmetric_difference_update"})

@@ -44,6 +44,7 @@ BENCH_QUICK ?= 1
 bench: install-dev
 	-$(BIN)/python -m bench.sandbox $(if $(BENCH_QUICK),--repeat 1)
 	-$(BIN)/python -m bench.generation $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.naturalness $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.pipeline $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.rewards $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.rationale $(if $(BENCH_QUICK),--quick)

@@ -32,6 +32,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="600 programs")
     parser.add_argument("--chunk-size", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--naturalness", choices=("on", "off"), default="on",
+                        help="the naturalness gate (issue 15); off: the pipeline without it")
     args = parser.parse_args()
     programs = 600 if args.quick else args.programs
 
@@ -48,7 +50,8 @@ def main() -> None:
     from workers.runner import stages
 
     settings = get_settings()
-    batch_id = start_batch(settings, BatchSpec(programs=programs, seed=args.seed, teacher="builtin"))
+    batch_id = start_batch(settings, BatchSpec(programs=programs, seed=args.seed, teacher="builtin",
+                                               naturalness={"enabled": args.naturalness == "on"}))
 
     spent: dict[str, float] = defaultdict(float)
     for name, func in list(stages.RUNNERS.items()):
@@ -73,7 +76,8 @@ def main() -> None:
         for level, score in session.execute(select(Sample.level, Sample.difficulty_score).where(Sample.status == SampleStatus.ACCEPTED)):
             by_level[level].append(score)
 
-    print(f"programs: {programs}   cores: {os.cpu_count()}   chunk: {args.chunk_size}")
+    print(f"programs: {programs}   cores: {os.cpu_count()}   chunk: {args.chunk_size}   "
+          f"naturalness gate: {args.naturalness}")
     print(f"accepted samples: {accepted} of {funnel['total']['inputs']} inputs in {wall:.1f} s")
     print(f"throughput: {rate:,.0f} accepted samples/min   target {TARGET_PER_MINUTE:,}   ratio {rate / TARGET_PER_MINUTE:.2f}x")
     print(f"peak RSS: this process {peak_self:.0f} MiB, largest child {peak_children:.0f} MiB")

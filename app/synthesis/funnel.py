@@ -29,6 +29,7 @@ PASSED = {"programs": ProgramStatus.KEPT, "samples": SampleStatus.ACCEPTED}
 CONSTRAINT_REASONS = {"constraint_mismatch", "constraint_check_failed"}
 EXEC_PREFIX = "exec_"
 RESULT_REASONS = {"result_not_literal", "result_too_large"}
+NATURALNESS_PREFIX = "unnatural_"  # the naturalness gate (issue 15): counted with the constraint check
 
 PROGRAM_STAGES = ("generated", "parsed", "constraint_checked", "deduplicated")
 SAMPLE_STAGES = ("inputs", "executed_ok", "deterministic", "result_usable", "accepted")
@@ -62,7 +63,7 @@ def _program_stage_failed(reason: str | None) -> int:
     """Index of the first program stage this program did NOT pass (len = passed all)."""
     if reason is None:
         return len(PROGRAM_STAGES)
-    if reason in CONSTRAINT_REASONS:
+    if reason in CONSTRAINT_REASONS or reason.startswith(NATURALNESS_PREFIX):
         return 2
     if reason == "duplicate":
         return 3

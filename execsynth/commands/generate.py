@@ -18,6 +18,7 @@ from workers.pipeline.constraints import (
     LEVELS, CatalogError, LevelError, SelectionError, filter_entries, knobs_to_dict, load_catalog,
     select,
 )
+from workers.pipeline.batch_spec import NaturalnessSpec
 from workers.pipeline.lifecycle import ProgramStatus
 from workers.pipeline.prompts import TEMPLATE_VERSION
 from workers.pipeline.provenance import program_provenance
@@ -96,11 +97,12 @@ def _teacher(name: str, spec_text: Optional[str], catalog: Optional[Path]) -> Te
     raise AssertionError("unreachable")
 
 
-def process_completion(cell: Constraint, completion: Completion, on_mismatch: str,
-                       seen: set[str]) -> tuple[dict[str, Any] | None, str | None, str]:
+def process_completion(cell: Constraint, completion: Completion, on_mismatch: str, seen: set[str],
+                       naturalness: NaturalnessSpec = NaturalnessSpec()) -> tuple[dict[str, Any] | None, str | None, str]:
     """(record, None, "") for a kept program, (None, reason, detail) for a rejection: the
-    batch's `generate` stage verdict, then dedup within this run."""
-    verdict = judge_completion(cell, completion, on_mismatch)
+    batch's `generate` stage verdict (with the naturalness gate's static rules), then dedup
+    within this run."""
+    verdict = judge_completion(cell, completion, on_mismatch, naturalness)
     if verdict.status != ProgramStatus.KEPT:
         return None, verdict.reason, verdict.detail or ""
     digest = verdict.normalized_hash

@@ -165,6 +165,8 @@ def register(root: typer.Typer) -> None:
         mutants_per_program: int = typer.Option(None, "--mutants-per-program", help="AST mutants per program (default: 1)"),
         llm_mutation: bool = typer.Option(None, "--llm-mutation/--no-llm-mutation", help="ask the teacher for one rewritten input per program (default: on)"),
         on_mismatch: str = typer.Option(None, "--on-mismatch", help="reject | relabel programs whose structure differs from the request (default: reject)"),
+        naturalness: bool = typer.Option(None, "--naturalness/--no-naturalness", help="the naturalness gate (default: on)"),
+        skip_check: list[str] = typer.Option([], "--skip-check", help="a naturalness check to skip (repeatable)"),
         max_tokens: int = typer.Option(None, "--max-tokens", help="stop generating once the batch used this many teacher tokens"),
         max_cost_usd: float = typer.Option(None, "--max-cost-usd", help="stop generating once the batch cost this much"),
         chunk_size: int = typer.Option(64, "--chunk-size", min=1, max=10_000),
@@ -184,6 +186,7 @@ def register(root: typer.Typer) -> None:
             inputs_per_program=inputs_per_program, teacher=teacher, solver=solver, k=k, keep_band=band,
             mutation=mutation, mutants_per_program=mutants_per_program, llm_mutation=llm_mutation,
             on_mismatch=on_mismatch, budget=budget or None,
+            naturalness={k: v for k, v in (("enabled", naturalness), ("skip", tuple(skip_check) or None)) if v is not None} or None,
         )
         if require_teacher_solves is not None:
             spec = spec.model_copy(update={"difficulty": spec.difficulty.model_copy(update={"require_teacher_solves": require_teacher_solves})})

@@ -138,6 +138,7 @@ def test_a_lone_post_is_a_group_of_one(make_client, auth) -> None:
     ({"levels": [], "knobs": []}, 422, "at least one of levels"),
     ({"knobs": [{"control_flow_depth": 2, "blueprint": ["for"]}]}, 422, "blueprint length"),
     ({"colour": "red"}, 422, "Extra inputs are not permitted"),
+    ({"naturalness": {"skip": ["dead_stores"]}}, 422, "unknown naturalness checks ['dead_stores']"),
 ])
 def test_bad_specs_get_a_4xx_naming_the_problem_and_write_nothing(client, auth, migrated_pg, change, status, needle) -> None:
     before = _batch_count(migrated_pg)
@@ -204,7 +205,9 @@ def test_detail_counts_equal_the_rows(client, migrated_pg) -> None:
     assert body["cost_usd"] == pytest.approx(0.10)
     assert body["cost_per_accepted_usd"] == pytest.approx(0.10 / 3)
     assert body["accepted_per_minute"] == pytest.approx(1.5, rel=0.05)
-    assert body["eta_seconds"] == pytest.approx(120 * 6 / 4, rel=0.05)  # 6 slots left at 4 per 2 minutes
+    # from final slots: 1 and 3 are done; slot 0's mutant has no input yet and slot 2 has a
+    # sample in flight -> 8 left at 2 per 2 minutes
+    assert body["eta_seconds"] == pytest.approx(120 * 8 / 2, rel=0.05)
 
 
 def test_detail_of_a_batch_with_nothing_yet(client, migrated_pg) -> None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from workers.pipeline.difficulty import SolverPolicy
 from workers.pipeline.stages.execute import ExecPolicy
 from workers.pipeline.inputs import SizeBounds
+from workers.pipeline.naturalness.gate import UnknownCheck, checked
 
 LevelName = Literal["C1", "C2", "C3", "C4", "C5", "C6"]
 ControlKind = Literal["if", "for", "while", "if-elif"]
@@ -95,6 +96,24 @@ class BudgetSpec(BaseModel):
     max_cost_usd: float | None = Field(default=None, gt=0, le=10**7)
 
 
+class NaturalnessSpec(BaseModel):
+    """The naturalness gate (every teacher's programs): on by default; named checks can be skipped."""
+
+    model_config = _STRICT
+
+    enabled: bool = True
+    skip: tuple[str, ...] = Field(default=(), max_length=16, description="gate checks to skip (see the reasons)")
+
+    @field_validator("skip")
+    @classmethod
+    def _known(cls, skip: tuple[str, ...]) -> tuple[str, ...]:
+        try:
+            checked(skip)
+        except UnknownCheck as exc:
+            raise ValueError(str(exc)) from None
+        return skip
+
+
 class BatchSpec(BaseModel):
     """One batch: a slice of the grid, how many programs, and how their samples are made."""
 
@@ -123,6 +142,7 @@ class BatchSpec(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1, description="omitted: drawn at random and recorded")
     priority: int = Field(default=5, ge=0, le=9, description="0 lowest, 9 highest")
     budget: BudgetSpec = Field(default_factory=BudgetSpec)
+    naturalness: NaturalnessSpec = Field(default_factory=NaturalnessSpec, description="the naturalness gate")
 
     @field_validator("types", "methods")
     @classmethod

@@ -109,3 +109,31 @@ def distinct_inputs(candidates: list[InputCandidate], limit: int) -> list[InputC
         if len(kept) == limit:
             break
     return kept
+
+
+def greedy_cover(marks: list, outputs: list, limit: int) -> list:
+    """Indices of up to `limit` items, greedily: item 0 (the teacher's call) first, then the
+    one reaching the most marks (branch arms) not yet covered, then one whose output differs
+    from those kept, then the earliest. Self-contained: the probe job runs this same code."""
+    order = list(range(len(marks)))
+    kept = [order.pop(0)] if order else []
+    covered = set(marks[0]) if kept else set()
+    while order and len(kept) < limit:
+        seen = {outputs[k] for k in kept}
+        best = max(order, key=lambda i: (len(set(marks[i]) - covered), outputs[i] not in seen, -i))
+        order.remove(best)
+        kept.append(best)
+        covered |= set(marks[best])
+    return sorted(kept)
+
+
+def coverage_first(candidates: list[InputCandidate], marks: list[set[int]], outputs: list[str],
+                   limit: int) -> list[InputCandidate]:
+    """Up to `limit` candidates with distinct values, chosen by `greedy_cover` (so a program
+    gets at least 2 distinct outputs where any candidate gives them)."""
+    first: dict[str, int] = {}
+    for i, cand in enumerate(candidates):
+        first.setdefault(canonical_key(cand.args), i)
+    idx = sorted(first.values())
+    picked = greedy_cover([marks[i] for i in idx], [outputs[i] for i in idx], limit)
+    return [candidates[idx[k]] for k in picked]

@@ -8,7 +8,9 @@ Definitions (the generator builds to them; the prompt asks for them):
 - target use: an occurrence of the entry's syntax (method call, operator, subscript, slice,
   builtin call; each matching operator of a chained comparison counts once);
 - nested calls: one target use inside another (as receiver, argument or operand); for the
-  statement forms (`|=`, `d[k] = v`), which cannot nest, at least two uses;
+  statement forms (`|=`, `d[k] = v`), which cannot nest, and **(changed)** for the methods
+  that return None (`append`, `sort`, `update` ...), whose only nesting is the trick
+  `(x.m(a) or x).m(b)`, at least two uses;
 - other methods: any call that is not the target, `print`, or a function defined here;
 - call chain: the entry function calls another function defined in the program;
 - control-flow depth: the deepest nesting of if / for / while statements in any function,
@@ -60,6 +62,16 @@ class Measured:
         data["blueprint"] = list(self.blueprint)
         data["matches"] = self.matches
         return data
+
+
+RETURNS_NONE = frozenset({
+    "append", "extend", "insert", "remove", "sort", "reverse", "clear", "add", "discard",
+    "update", "difference_update", "intersection_update", "symmetric_difference_update"})
+
+
+def returns_none(syntax: Syntax) -> bool:
+    """Methods of the builtin containers that change the receiver and return None."""
+    return syntax.kind == "method" and syntax.name in RETURNS_NONE
 
 
 def syntax_for(constraint: Constraint) -> Syntax:
@@ -160,7 +172,7 @@ def measure_structure(code: str, entry_point: str, constraint: Constraint) -> Me
         raise StaticCheckError(f"entry point {entry_point!r} is not defined at module level")
     syntax = syntax_for(constraint)
     uses, depth = _nesting(tree, syntax)
-    nested = uses >= 2 if syntax.is_statement else depth >= 2
+    nested = uses >= 2 if syntax.is_statement or returns_none(syntax) else depth >= 2
     modules = _imported(tree)
     others = sorted({label for n in ast.walk(tree) if isinstance(n, ast.Call)
                      and not target_weight(n, syntax)

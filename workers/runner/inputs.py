@@ -9,7 +9,8 @@ from workers.pipeline.arg_mutation import MUTATION_TEMPLATE_VERSION
 from workers.pipeline.lifecycle import ProgramStatus, SampleStatus
 from workers.pipeline.provenance import program_provenance
 from workers.pipeline.stages.inputs import ProgramToSample, make_inputs, make_mutants
-from workers.runner.common import SessionFactory, batch_teacher, load_spec, record_calls
+from workers.pipeline.naturalness.stage import ProbeUnavailable
+from workers.runner.common import RetryChunk, SessionFactory, batch_teacher, load_spec, record_calls
 from workers.runner.deps import StageDeps
 
 
@@ -30,7 +31,10 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
         strata = {p.id: (p.constraint_type, p.constraint_method, p.level) for p in programs}
     if not views:
         return 0
-    outcome = make_inputs(batch_teacher(scope, deps, batch_id, spec, teacher_name), views, spec)
+    try:
+        outcome = make_inputs(batch_teacher(scope, deps, batch_id, spec, teacher_name), deps.sandbox, views, spec)
+    except ProbeUnavailable as exc:
+        raise RetryChunk(str(exc)) from exc
     rows = [{
         "batch_id": batch_id, "program_id": s.program_id, "args_hash": s.args_hash, "args_source": s.args,
         "input_index": s.input_index, "input_origin": s.input_origin, "status": SampleStatus.PENDING,
@@ -41,6 +45,8 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
         if outcome.calls:
             record_calls(session, batch_id, outcome.calls, teacher_name, MUTATION_TEMPLATE_VERSION)
         repo.insert_samples(session, rows)
+        for program in outcome.unnatural:
+            repo.reject_program(session, program.program_id, program.reason, program.detail)
         repo.touch(session, batch_id)
     return len(rows)
 

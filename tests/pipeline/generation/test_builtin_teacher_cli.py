@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from execsynth.commands.generate import app, process_completion
+from workers.pipeline.batch_spec import NaturalnessSpec
 from workers.pipeline.arg_mutation import parse_mutation, sample_reference_values
 from workers.pipeline.builtin import generate_program
 from workers.pipeline.constraints import load_catalog, select
@@ -120,6 +121,9 @@ def test_generate_writes_jsonl_and_counts_rejections(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "unknown level" in bad.output
 
 
+OFF = NaturalnessSpec(enabled=False)
+
+
 def _answer(text: str) -> Completion:
     return Completion("k", (text,), "m", "ok")
 
@@ -129,12 +133,15 @@ def test_rejection_reasons_of_the_generate_stage() -> None:
     seen: set[str] = set()
     assert process_completion(cell, Completion("k", (), "m", "error", "HTTP 500"), "reject", seen)[1:] == ("teacher_error", "HTTP 500")
     good = "```python\ndef f(s):\n    return s.upper().upper()\nprint(f('a'))\n```"
-    record, reason, _ = process_completion(cell, _answer(good), "reject", seen)
+    # the naturalness gate (on by default) turns the idempotent chain away; the other rules are
+    # checked here with it off
+    assert process_completion(cell, _answer(good), "reject", set())[1] == "unnatural_idempotent_chain"
+    record, reason, _ = process_completion(cell, _answer(good), "reject", seen, OFF)
     assert record is not None and reason is None and record["args"] == "'a'"
     renamed = "```python\ndef g(t):\n    return t.upper().upper()\nprint(g('b'))\n```"
-    assert process_completion(cell, _answer(renamed), "reject", seen)[1] == "duplicate"
+    assert process_completion(cell, _answer(renamed), "reject", seen, OFF)[1] == "duplicate"
     flat = "```python\ndef f(s):\n    return s.upper()\nprint(f('a'))\n```"
-    assert process_completion(cell, _answer(flat), "reject", seen)[1:] == ("constraint_mismatch", "nested_calls")
-    kept, _, _ = process_completion(cell, _answer(flat), "relabel", seen)
+    assert process_completion(cell, _answer(flat), "reject", seen, OFF)[1:] == ("constraint_mismatch", "nested_calls")
+    kept, _, _ = process_completion(cell, _answer(flat), "relabel", seen, OFF)
     assert kept is not None and kept["measured"]["mismatches"] == ["nested_calls"]
-    assert process_completion(cell, _answer("no code"), "reject", seen)[1] == "no_code_block"
+    assert process_completion(cell, _answer("no code"), "reject", seen, OFF)[1] == "no_code_block"

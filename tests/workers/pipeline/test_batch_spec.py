@@ -22,12 +22,12 @@ def test_the_cli_and_the_api_build_the_same_spec() -> None:
     body = {"programs": 12, "levels": ["C1", "C4"], "types": ["str"], "methods": ["split"], "inputs_per_program": 2,
             "mutation": True, "mutants_per_program": 2, "llm_mutation": False, "on_mismatch": "relabel",
             "teacher": "builtin", "seed": 5, "difficulty": {"mode": "solver", "solver": "gpt", "k": 4, "keep_band": [0.1, 0.5]},
-            "budget": {"max_cost_usd": 1.5}}
+            "budget": {"max_cost_usd": 1.5}, "naturalness": {"skip": ["dead_store"]}}
     from_api = BatchSpec.model_validate(body)
     from_cli = spec_from_options(programs=12, levels=["C1", "C4"], types=["str"], methods=["split"], inputs_per_program=2,
                                  mutation=True, mutants_per_program=2, llm_mutation=False, on_mismatch="relabel",
                                  teacher="builtin", seed=5, solver="gpt", k=4, keep_band=(0.1, 0.5),
-                                 budget={"max_cost_usd": 1.5})
+                                 budget={"max_cost_usd": 1.5}, naturalness={"skip": ("dead_store",)})
     assert from_cli == from_api
     assert from_cli.model_dump(mode="json") == from_api.model_dump(mode="json")
     assert spec_from_options(programs=12) == BatchSpec(programs=12)  # options left out: the same defaults
@@ -50,6 +50,7 @@ def test_a_stored_spec_reads_back_with_the_batch_seed() -> None:
     ({"programs": 1, "difficulty": {"mode": "solver"}}, "solver"),
     ({"programs": 1, "count": 3}, "count"),
     ({"programs": 1, "execution": {"timeout_s": 1}}, "execution"),
+    ({"programs": 1, "naturalness": {"skip": ["dead_stores"]}}, "unknown naturalness checks"),
 ])
 def test_bad_specs_are_refused_with_the_field_named(body: dict, field: str) -> None:
     with pytest.raises(ValidationError, match=field):

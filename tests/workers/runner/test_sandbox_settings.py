@@ -23,7 +23,7 @@ def _synth(data_dir: Path, base_url: str, **env: str) -> tuple[str | None, str |
                          "max_retries": 1, "request_timeout_s": 10}}
     out = subprocess.run(
         [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "1", "--levels", "C1",
-         "--teacher", "slow", "--on-mismatch", "relabel", "--no-llm-mutation", "-k", "1"],
+         "--teacher", "slow", "--on-mismatch", "relabel", "--no-llm-mutation", "-k", "1", "--no-naturalness"],
         env=service_env(EXECSYNTH_DATA_DIR=str(data_dir), EXECSYNTH_TEACHERS=json.dumps(teachers), **env),
         capture_output=True, text=True, timeout=300,
     )

@@ -12,20 +12,32 @@ import string
 from dataclasses import dataclass, field
 
 # int lists/tuples/sets keep every ordering deterministic under any PYTHONHASHSEED
-VALUE_TYPES = ("str", "int", "float", "bool", "list", "tuple", "set", "dict", "bytes", "none",
+VALUE_TYPES = ("str", "int", "float", "bool", "list", "tuple", "set", "dict", "bytes", "none", "flist",
                "list_str", "tuple_str", "pairs", "pair", "ftuple", "itable")
 KEYS = ("a", "b", "c", "x", "y", "id", "key", "n", "k", "m")
 _NAMES = {
-    "str": ("s", "text", "word", "line", "name", "msg", "label", "token"),
-    "list": ("nums", "items", "values", "data", "arr", "xs", "seq", "vals"),
-    "tuple": ("tup", "pair", "coords", "point", "rec", "row"),
-    "set": ("seen", "tags", "ids", "bag", "pool", "marks"),
-    "dict": ("counts", "table", "mapping", "scores", "index", "lookup"),
-    "float": ("x", "value", "amount", "ratio", "num", "price"),
-    "int": ("n", "k", "size", "limit", "count", "step"),
+    "str": ("text", "word", "name", "line", "title", "code", "label", "sentence", "message",
+            "phrase", "entry", "token"),
+    "list": ("scores", "prices", "values", "readings", "ages", "counts", "numbers", "weights",
+             "steps", "marks", "heights", "votes"),
+    "tuple": ("point", "record", "sizes", "coords", "dims", "grades", "sample"),
+    "set": ("tags", "ids", "visited", "allowed", "seen", "members", "blocked"),
+    "dict": ("stock", "ages", "inventory", "tally", "prices", "totals", "points"),
+    "float": ("price", "rate", "amount", "temperature", "balance", "distance", "weight"),
+    "flist": ("prices", "readings", "rates", "amounts", "temps", "distances"),
+    "int": ("limit", "threshold", "width", "size", "offset", "target", "n"),
 }
-_LOCALS = ("result", "out", "tmp", "acc", "part", "left", "right", "cur", "res", "buf", "val",
-           "head", "tail", "mid", "alt", "base", "extra", "probe", "first", "second")
+_LOCALS = ("result", "cleaned", "total", "found", "parts", "kept", "best", "matches", "pieces",
+           "picked", "merged", "trimmed", "joined", "rest", "head", "tail", "current",
+           "pending", "output", "summary", "pair", "chosen", "latest", "scaled")
+_ELEMENT_NAMES = {
+    "str": ("ch", "word", "part", "letter", "piece", "item"),
+    "int": ("x", "value", "score", "num", "digit", "item"),
+    "float": ("p", "reading", "value", "amount"),
+    "index": ("i", "j", "k", "pos", "idx"),
+}
+_WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle", "pixel",
+          "amber", "delta", "north", "lemon", "piano", "ocean", "silver", "garden", "rocket")
 
 
 @dataclass
@@ -44,10 +56,14 @@ class Ctx:
     pool: dict[str, list[str]] = field(default_factory=dict)  # type -> readable var names
     imports: set[str] = field(default_factory=set)
     max_params: int = 3
+    avoid: set[str] = field(default_factory=set)  # e.g. the receiver: never `a.update(a)`
+    hint: str | None = None  # the subject's literal, when the target needs a telling one
 
     # --- names -------------------------------------------------------------------------
     def fresh(self, kind: str = "local") -> str:
-        choices = _NAMES.get(kind, _LOCALS)
+        choices = _NAMES.get(kind) or _ELEMENT_NAMES.get(kind[5:], ()) if kind.startswith("elem:") \
+            else _NAMES.get(kind, _LOCALS)
+        choices = choices or _LOCALS
         for name in self.rng.sample(choices, len(choices)):
             if name not in self.used:
                 self.used.add(name)
@@ -60,7 +76,10 @@ class Ctx:
 
     def param(self, type_name: str) -> str:
         name = self.fresh(type_name)
-        self.params.append(Param(name, type_name, self.lit(type_name, for_param=True)))
+        literal = self.lit(type_name, for_param=True)
+        if self.hint is not None and type_name == "str":
+            literal, self.hint = self.hint, None
+        self.params.append(Param(name, type_name, literal))
         self.pool.setdefault(type_name, []).append(name)
         return name
 
@@ -71,9 +90,9 @@ class Ctx:
         """A value of the type for an unconstrained slot: a known variable, a new
         parameter (while fewer than max_params), or a literal."""
         roll = self.rng.random()
-        known = self.pool.get(type_name, [])
-        if known and roll < 0.35:
-            return self.rng.choice(known)
+        known = [v for v in self.pool.get(type_name, []) if v not in self.avoid]
+        if known and roll < 0.5:
+            return known[-1] if roll < 0.3 else self.rng.choice(known)  # the newest value first
         if roll < 0.55 and len(self.params) < self.max_params and type_name in _NAMES:
             return self.param(type_name)
         return self.lit(type_name)
@@ -88,17 +107,20 @@ class Ctx:
     def word(self, lo: int = 1, hi: int = 4) -> str:
         return "".join(self.rng.choice(string.ascii_lowercase[:8]) for _ in range(self.int_(lo, hi)))
 
+    def real_word(self) -> str:
+        return self.rng.choice(_WORDS)
+
     def text(self) -> str:
         style = self.rng.randrange(7)
-        w = self.word(3, 7)
+        w = self.real_word()
         if style == 1:
             return w.title()
         if style == 2:
             return "".join(self.rng.choice(string.digits) for _ in range(self.int_(2, 6)))
         if style == 3:
-            return f"{self.word(2, 4)} {self.word(2, 5)}"
+            return " ".join(self.real_word() for _ in range(self.int_(2, 3)))
         if style == 4:
-            return ",".join(self.word(1, 3) for _ in range(self.int_(2, 4)))
+            return ",".join(self.real_word()[:self.int_(2, 4)] for _ in range(self.int_(2, 3)))
         if style == 5:
             return w.upper()
         if style == 6:
@@ -123,6 +145,8 @@ class Ctx:
             return self.rng.choice(("True", "False"))
         if t == "list":
             return repr(self.ints())
+        if t == "flist":
+            return repr([round(self.rng.uniform(-5.0, 19.5), 1) for _ in range(self.int_(2, 4))])
         if t == "tuple":
             return repr(tuple(self.ints()))
         if t == "set":

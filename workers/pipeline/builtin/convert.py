@@ -1,76 +1,83 @@
 """Type conversions between generator value types, used to nest a use inside another.
 
 A use of `str.count` returns an int; to nest it inside another `str.count` the int has to
-become a str argument. The conversions here are total (never raise), keep values small, and
-give non-empty containers. Without `allow_calls` (levels that forbid other methods) they use
-operators, subscripts and displays only, so they add no call to the program.
+become a str argument. Conversions are total (never raise), keep values small and read as
+code a person writes: a count slices the text it counts in (`text[:n]`), a number becomes
+text through an f-string, a flag chooses between two values. Never a bool in arithmetic
+(`(c) + 1`, `'s' * c`) or `x.m() or x`. Without `allow_calls` (levels that forbid other
+methods) they use operators, subscripts, f-strings and displays only.
 """
 
 from __future__ import annotations
 
 from workers.pipeline.builtin.context import Ctx, p
 
-_PADS = ("ab", "x", "ok", "z9", "Q", " a", "7", "hi", "-", "aa")
+_EMPTY = {"str": "''", "bytes": "b''", "list": "[]", "tuple": "()", "dict": "{}",
+          "list_str": "[]", "tuple_str": "()", "pairs": "[]", "itable": "{}", "pair": "()",
+          "ftuple": "()"}
 
 
 def to_bool(g: Ctx, x: str, t: str) -> str:
+    """A condition on x that some values meet and others do not."""
     if t == "bool":
         return x
     if t == "int":
-        return g.choice((f"{p(x)} > {g.int_(0, 4)}", f"{p(x)} % 2 == {g.int_(0, 1)}",
-                         f"{p(x)} != {g.int_(0, 3)}"))
+        return g.choice((f"{p(x)} > {g.int_(2, 9)}", f"{p(x)} % 2 == 0", f"{p(x)} % 3 == 0"))
     if t == "float":
-        return f"{p(x)} > {g.choice(('0.5', '1.0', '2.5', '-1.0'))}"
+        return g.choice((f"{p(x)} > {g.choice(('0.5', '1.0', '2.5', '10.0'))}", f"{p(x)} < 0"))
     if t == "none":
         return f"{p(x)} is None"
-    if g.allow_calls and g.rng.random() < 0.4 and t not in ("float", "int", "bool"):
-        return f"len({x}) > {g.int_(0, 3)}"
-    empty = {"str": "''", "bytes": "b''", "list": "[]", "tuple": "()", "set": "set()",
-             "dict": "{}", "list_str": "[]", "tuple_str": "()", "pairs": "[]", "itable": "{}"}.get(t)
-    if empty == "set()":
-        return f"{p(x)} != {{{g.int_(0, 9)}}}"
-    if empty is None:
-        return f"{p(x)} == {p(x)}"
-    return f"{p(x)} {g.choice(('==', '!='))} {empty}"
+    if g.allow_calls and t not in ("pair", "ftuple"):
+        return f"len({x}) > {g.int_(1, 4)}"
+    if t == "set":
+        return f"{p(x)} != set()" if g.allow_calls else f"{p(x)} != {{{g.int_(0, 9)}}}"
+    return f"{p(x)} != {_EMPTY.get(t, '()')}"
+
+
+def pick(g: Ctx, cond: str, a: str, b: str) -> str:
+    return f"{p(a)} if {cond} else {p(b)}"
 
 
 def to_int(g: Ctx, x: str, t: str) -> str:
     """A small non-negative int."""
     if t == "int":
         return x
+    if t == "bool":
+        return pick(g, x, str(g.int_(1, 4)), "0")
     if t in ("list", "tuple"):
-        pad = "[" if t == "list" else "("
-        tail = f"{g.int_(0, 9)}]" if t == "list" else f"{g.int_(0, 9)},)"
-        return f"{p(f'{p(x)} + {pad}{tail}')}[0] % {g.int_(3, 7)}"
+        tail = f"[{g.int_(0, 9)}]" if t == "list" else f"({g.int_(0, 9)},)"
+        return f"{p(f'{p(x)} + {tail}')}[0]"
     if t == "pair":
-        return f"{p(x)}[1] % {g.int_(3, 7)}"
+        return f"{p(x)}[1]"
     if t == "ftuple":
         return to_int(g, f"{p(x)}[{g.int_(0, 1)}]", "float")
-    if t == "float" and g.allow_calls and g.rng.random() < 0.5:
-        return f"int(abs({x})) % {g.int_(3, 7)}"
-    if t in ("str", "list_str", "tuple_str", "set", "dict", "bytes") and g.allow_calls \
-            and g.rng.random() < 0.5:
-        return f"len({x}) % {g.int_(3, 7)}"
-    return to_bool_int(g, x, t)
+    if t == "float":
+        return f"int(abs({x}))" if g.allow_calls else f"{p(x)} // 1 % 10"
+    if g.allow_calls and t in ("str", "list_str", "tuple_str", "set", "dict", "bytes", "pairs"):
+        return f"len({x})"
+    return pick(g, to_bool(g, x, t), str(g.int_(1, 4)), "0")
 
 
-def to_bool_int(g: Ctx, x: str, t: str) -> str:
-    return f"{p(to_bool(g, x, t))} + {g.int_(1, 3)}"
-
-
-def to_str(g: Ctx, x: str, t: str) -> str:
-    """A non-empty str."""
+def to_str(g: Ctx, x: str, t: str, basis: str | None = None) -> str:
+    """A str: a count cuts the text it was counted in; other values are formatted."""
     if t == "str":
         return x
-    if t in ("list_str", "tuple_str"):
-        pad = f"[{g.lit('str')}]" if t == "list_str" else f"({g.lit('str')},)"
-        return f"{p(f'{p(x)} + {pad}')}[0] + {g.word() + 'z'!r}"
-    if g.allow_calls and g.rng.random() < 0.35 and t in ("int", "float", "bool", "list"):
+    if t == "int" and basis in g.pool.get("str", ()) and g.rng.random() < 0.6:
+        return f"{p(basis)}[{p(x)}:]" if g.rng.random() < 0.5 else f"{p(basis)}[:{p(x)}]"
+    if t == "bool":
+        return pick(g, x, repr(g.choice(("yes", "on", "ok", "+"))), repr(g.choice(("no", "off", "-"))))
+    if t == "bytes" and g.allow_calls:
+        return f"{p(x)}.decode()"
+    return fstring(g, x)
+
+
+def fstring(g: Ctx, x: str) -> str:
+    """`str(x)`, or an f-string where no call may be added (quotes kept apart for 3.11)."""
+    if g.allow_calls:
         return f"str({x})"
-    if g.allow_calls and t == "bytes" and g.rng.random() < 0.5:
-        return f"{p(x)}.decode() + 'b'"
-    count = x if t == "bool" else (f"{p(x)} % {g.int_(2, 4)}" if t == "int" else to_bool(g, x, t))
-    return f"{g.choice(_PADS)!r} * {p(count)} + {g.choice(_PADS)!r}"
+    if "\\" in x or ('"' in x and "'" in x):
+        return f"'%s' % ({x},)"
+    return f'f"{{{x}}}"' if '"' not in x else f"f'{{{x}}}'"
 
 
 def to_float(g: Ctx, x: str, t: str) -> str:
@@ -78,27 +85,32 @@ def to_float(g: Ctx, x: str, t: str) -> str:
         return x
     if t == "ftuple":
         return f"{p(x)}[{g.int_(0, 1)}]"
-    n = x if t in ("int", "bool") else to_int(g, x, t)
+    n = x if t == "int" else to_int(g, x, t)
     return g.choice((f"{p(n)} + {g.choice(('0.5', '0.25', '1.5'))}",
                      f"{p(n)} / {g.choice(('2', '4', '8'))}", f"{p(n)} * 1.5"))
 
 
-def convert(g: Ctx, x: str, src: str, dst: str, fallback: str | None = None) -> str:
-    """x (of type src) as a value of type dst. `fallback` (a variable of type dst) is what
-    a None-valued mutator call turns into: `(x.append(1) or x)`."""
+def convert(g: Ctx, x: str, src: str, dst: str, basis: str | None = None) -> str:
+    """x (of type src) as a value of type dst; `basis` is the receiver the value came
+    from (a count becomes a cut of it)."""
     if src == dst:
         return x
-    if src == "none" and fallback is not None:
-        return f"{x} or {fallback}"
     if dst == "bool":
         return to_bool(g, x, src)
     if dst == "int":
         return to_int(g, x, src)
     if dst == "str":
-        return to_str(g, x, src)
+        return to_str(g, x, src, basis)
     if dst == "float":
         return to_float(g, x, src)
+    if src == "bool":
+        return pick(g, x, g.lit(dst), g.lit(dst))
     n = to_int(g, x, src)
+    if basis is not None and basis in g.pool.get(dst, ()):  # the value joins what it came from
+        merged = {"list": f"{basis} + [{n}]", "tuple": f"{basis} + ({n},)",
+                  "set": f"{basis} | {{{n}}}", "dict": f"{basis} | {{{g.key()}: {n}}}"}.get(dst)
+        if merged:
+            return merged
     if dst == "list":
         return f"[{n}, {g.int_(0, 9)}]"
     if dst == "tuple":
@@ -108,9 +120,9 @@ def convert(g: Ctx, x: str, src: str, dst: str, fallback: str | None = None) -> 
     if dst == "dict":
         return f"{{{g.key()}: {n}}}"
     if dst == "bytes":
-        return f"b'ab' * {p(to_bool(g, x, src))} + b'c'"
+        return f"{fstring(g, x)}.encode()" if g.allow_calls else "b'ab'"
     if dst == "list_str":
-        return f"[{to_str(g, x, src)}]"
+        return f"[{to_str(g, x, src, basis)}]"
     if dst == "tuple_str":
-        return f"({to_str(g, x, src)},)"
+        return f"({to_str(g, x, src, basis)},)"
     raise ValueError(f"no conversion {src} -> {dst}")

@@ -24,10 +24,8 @@ def _remove(t: str) -> Form:
     def make(g: Ctx, r: str, nest: int) -> Piece:
         values = g.rng.sample(range(10), nest)
         grow = f"{r} += {values!r}" if t == "list" else f"{r} |= {{{', '.join(map(str, values))}}}"
-        expr = f"{r}.remove({values[0]})"
-        for v in values[1:]:
-            expr = f"({expr} or {r}).remove({v})"
-        return Piece(expr, "none", [grow], stmt=True)
+        lines = [f"{r}.remove({v})" for v in values]
+        return Piece(lines[-1], "none", [grow] + lines[:-1], stmt=True)
     return make
 
 
@@ -70,7 +68,7 @@ def list_form(method: str) -> Form | None:
 def seq_form(method: str, t: str) -> Form | None:
     """Methods list and tuple share."""
     if method == "copy":
-        return via_self(lambda g, r: f"{p(r)}.copy()", t, t)
+        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True)
     if method == "count":
         return via_slot(lambda g, r, a: f"{p(r)}.count({a})", "int", "int",
                         lambda g, r: g.other("int"))
@@ -99,7 +97,7 @@ def set_form(method: str) -> Form | None:
     if method == "clear":
         return mutator(lambda g, r: f"{p(r)}.clear()", t)
     if method == "copy":
-        return via_self(lambda g, r: f"{p(r)}.copy()", t, t)
+        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True)
     if method == "remove":
         return _remove(t)
     if method == "pop":
@@ -121,7 +119,7 @@ def dict_form(method: str) -> Form | None:
     if method == "update":
         return mutator(lambda g, r: f"{p(r)}.update({g.other(t)})", t)
     if method == "copy":
-        return via_self(lambda g, r: f"{p(r)}.copy()", t, t)
+        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True)
     if method == "fromkeys":
         return via_self(lambda g, r: f"{g.choice(('dict', p(r)))}.fromkeys({r}, {g.int_(0, 9)})",
                         t, t)

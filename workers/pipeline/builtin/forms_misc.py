@@ -30,7 +30,7 @@ def float_form(method: str) -> Form | None:
     if method == "as_integer_ratio":
         return via_self(lambda g, r: f"{p(r)}.as_integer_ratio()", "tuple", t)
     if method == "conjugate":
-        return via_self(lambda g, r: f"{p(r)}.conjugate()", t, t)
+        return via_self(lambda g, r: f"{p(r)}.conjugate()", t, t, idempotent=True)
     if method == "is_integer":
         return via_self(lambda g, r: f"{p(r)}.is_integer()", "bool", t)
     return None
@@ -38,9 +38,13 @@ def float_form(method: str) -> Form | None:
 
 def _iter_chain(wrap) -> Form:  # noqa: ANN001 - wrap(g, r, inner_iterator_expr) -> iterator
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        first = r if g.rng.random() < 0.5 else (glue(g, "list", r, {"reversed"}) or r)
+        roll = g.rng.random()
+        first = r if roll < 0.35 else f"{p(r)}[{g.int_(1, 2)}:]" if roll < 0.5 \
+            else (glue(g, "list", r, {"reversed"}) or r)
         expr = wrap(g, r, first)
         for _ in range(nest - 1):
+            if g.rng.random() < 0.5:  # keep part of the inner result: skip or drop an end
+                expr = f"[*{expr}][{g.choice(('1:', ':-1', '::2', '2:', ':3', '1::2', ':-2', '-3:'))}]"
             expr = wrap(g, r, expr)
         star = g.allow_calls and g.rng.random() < 0.4
         return Piece(f"list({expr})" if star else f"[*{expr}]", "pairs")
@@ -62,11 +66,11 @@ def builtin_form(name: str) -> Form | None:
     if name == "range":
         def make(g: Ctx, r: str, nest: int) -> Piece:
             lo = f"{p(r)} % {g.int_(3, 6)}"  # every range below is non-empty
-            expr = g.choice((f"range({lo} + 1)", f"range({lo}, {g.int_(6, 9)})",
+            expr = g.choice((f"range({lo} + 1)", f"range({g.int_(0, 2)}, {lo} + {g.int_(2, 5)})",
                              f"range({g.int_(0, 2)}, {lo} + {g.int_(3, 6)}, {g.int_(1, 2)})"))
             for _ in range(nest - 1):
                 start = g.choice(("", f"{g.int_(0, 1)}, "))
-                expr = f"range({start}{expr}[{g.choice(('0', '-1'))}] + {g.int_(2, 5)})"
+                expr = f"range({start}{expr}[-1] + {g.int_(2, 5)})"
             return Piece(f"[*{expr}]", "list")
         return make
     return None

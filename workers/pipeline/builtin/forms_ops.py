@@ -41,13 +41,6 @@ def binop(op: str, t: str) -> Form:
     raise KeyError(op)
 
 
-def compare(op: str, t: str) -> Form:
-    if op in ("in", "not in"):
-        return via_slot(lambda g, r, a: f"{p(a)} {op} {r}", "bool", ELEMENT[t],
-                        lambda g, r: element(g, t, r))
-    return via_slot(lambda g, r, a: f"{r} {op} {p(a)}", "bool", t, lambda g, r: g.other(t))
-
-
 def index(t: str) -> Form:
     if t == "dict":
         return via_slot(lambda g, r, a: f"({r} | {{{a}: {g.int_(0, 9)}}})[{a}]", "int", "str",
@@ -61,14 +54,28 @@ def index(t: str) -> Form:
 
 
 def slice_(form: str, t: str) -> Form:
+    """Bounds a person writes: drop the first or last items, keep a few from the front;
+    nested cuts peel the value further (`word[1:-1][1:-1]`), never cut past its end."""
     def render(g: Ctx, r: str) -> str:
-        i, j = g.int_(0, 3), g.int_(1, 6)
-        if g.rng.random() < 0.25:
-            i, j = -g.int_(1, 4), -g.int_(0, 1) or ""
-        bounds = {"[:]": ":", "[i:j]": f"{i}:{j if j != '' else -1}", "[i:]": f"{i}:",
-                  "[:j]": f":{j if j != '' else -1}"}[form]
+        i = g.int_(0, 2)
+        bounds = {"[:]": ":", "[i:j]": f"{i}:{g.choice((-1, -2, i + 3, i + 4))}",
+                  "[i:]": f"{g.int_(1, 2)}:", "[:j]": f":{g.choice((-1, -2, 3, 4))}"}[form]
         return f"{p(r)}[{bounds}]"
-    return via_self(render, t, t)
+    return via_self(render, t, t, idempotent=form == "[:]")
+
+
+def compare(op: str, t: str) -> Form:
+    if op in ("in", "not in"):
+        return via_slot(lambda g, r, a: f"{p(a)} {op} {r}", "bool", ELEMENT[t],
+                        lambda g, r: element(g, t, r))
+
+    def make(g: Ctx, r: str, nest: int) -> Piece:
+        """A chained comparison nests: `low <= x <= high` (each operator is one use)."""
+        expr = f"{r} {op} {p(g.other(t))}"
+        for _ in range(nest - 1):
+            expr = f"{expr} {op} {p(g.other(t))}"
+        return Piece(expr, "bool")
+    return make
 
 
 def length(t: str) -> Form:
@@ -83,8 +90,6 @@ def augassign(op: str, t: str) -> Form:
 
 def store() -> Form:
     def render(g: Ctx, r: str) -> str:
-        if g.rng.random() < 0.3:
-            return f"{r}[{g.key()}] = {r}[{g.key()}] = {g.other('int')}"
         return f"{r}[{g.key()}] = {g.other('int')}"
     return statement(render)
 

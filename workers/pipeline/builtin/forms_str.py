@@ -56,9 +56,9 @@ def str_form(method: str) -> Form | None:
     t = "str"
     any_str = lambda g, r: g.other("str")  # noqa: E731
     if method in CASES:
-        return via_self(lambda g, r: f"{p(r)}.{method}()", t, t)
+        return via_self(lambda g, r: f"{p(r)}.{method}()", t, t, idempotent=True)
     if method in ("strip", "lstrip", "rstrip"):
-        return via_self(_strip(method), t, t)
+        return via_self(_strip(method), t, t, idempotent=True)
     if method in PREDICATES:
         return via_self(lambda g, r: f"{p(r)}.{method}()", "bool", t)
     if method in ("center", "ljust", "rjust"):

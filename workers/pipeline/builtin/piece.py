@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from workers.pipeline.builtin.context import Ctx, p
 from workers.pipeline.builtin.convert import convert
-from workers.pipeline.builtin.extras import glue
 
 
 @dataclass
@@ -26,35 +25,72 @@ Form = Callable[[Ctx, str, int], Piece]
 Render = Callable[[Ctx, str, str], str]
 
 
+def _other_like(g: Ctx, t: str, r: str) -> str:
+    """A second value of the receiver's type to choose against (not the receiver itself)."""
+    known = [v for v in g.pool.get(t, []) if v != r]
+    return g.choice(known) if known and g.rng.random() < 0.7 else g.lit(t)
+
+
 def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str], str]) -> Form:
-    """Nest through an argument: render(g, r, convert(inner -> slot type))."""
+    """Nest through an argument. A result of the slot's own type nests by chaining (`r + a
+    + b`, `d.get(k, d.get(j, 0))`); a bool picks the argument (`(a if a in r else b) in r`);
+    anything else is converted to the slot type."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = render(g, r, default(g, r))
         for _ in range(nest - 1):
-            expr = render(g, r, convert(g, expr, rtype, slot))
+            if rtype == "bool":
+                a, b = default(g, r), default(g, r)
+                expr = render(g, r, f"{p(a)} if {expr} else {p(b)}")
+            elif rtype == slot and slot != "int" and p(expr) in (
+                    chained := render(g, p(expr), default(g, r))):
+                expr = chained
+            else:
+                expr = render(g, r, convert(g, expr, rtype, slot, basis=r))
         return Piece(expr, rtype)
     return make
 
 
-def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str) -> Form:
-    """Nest through the receiver: render(g, convert(inner -> receiver type))."""
+def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
+             idempotent: bool = False) -> Form:
+    """Nest through the receiver. Idempotent methods and predicates nest by choosing the
+    receiver with an inner use (`(a if a.lower() <= b.lower() else b).lower()`), never by
+    repeating themselves; other results are chained or converted to the receiver type."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = render(g, r)
         for _ in range(nest - 1):
-            expr = render(g, p(convert(g, expr, rtype, recv)))
+            if rtype == "bool":
+                b = _other_like(g, recv, r)
+                expr = render(g, f"{r} if {expr} else {b}")
+            elif idempotent and rtype == recv:
+                b = _other_like(g, recv, r)
+                op = g.choice(("<=", ">=", "<", ">")) if recv in ORDERED else "=="
+                other = render(g, b) if b.isidentifier() else b
+                expr = render(g, f"{r} if {expr} {op} {other} else {b}")
+            else:
+                expr = render(g, p(convert(g, expr, rtype, recv, basis=r)))
         return Piece(expr, rtype)
     return make
+
+
+ORDERED = ("str", "list", "tuple", "int", "float", "bytes")
 
 
 def mutator(render: Callable[[Ctx, str], str], recv: str,
             pre: Callable[[Ctx, str, int], list[str]] | None = None) -> Form:
-    """A method returning None: nest as `(r.m(a) or r).m(b)`; `pre` makes it safe."""
+    """A method returning None cannot feed another use (only `(r.m(a) or r).m(b)` could),
+    so nesting is repetition, as for the statement forms; `pre` makes it safe."""
+    grow = {"list": ("{r} += [{v}]", "{r} += [{v}, {w}]", "{r}[:0] = [{v}]", "{r} *= 2"),
+            "set": ("{r} |= {{{v}}}", "{r} -= {{{v}}}", "{r} |= {{{v}, {w}}}"),
+            "dict": ("{r}[{k}] = {v}", "{r}[{k}] = {r}.get({k}, {v})")}.get(recv)
+
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        expr = render(g, r)
-        for _ in range(nest - 1):
-            fallback = r if g.rng.random() < 0.6 else (glue(g, recv, r, set()) or r)
-            expr = render(g, p(convert(g, expr, "none", recv, fallback=fallback)))
-        return Piece(expr, "none", pre(g, r, nest) if pre else [], stmt=True)
+        lines = []
+        for i in range(nest):
+            if grow and g.rng.random() < (0.6 if i else 0.3):  # something changes between uses
+                text = g.choice(grow if g.allow_calls else [x for x in grow if "(" not in x])
+                lines.append(text.format(r=r, v=g.other("int"), w=g.int_(0, 9), k=g.key()))
+            lines.append(render(g, r))
+        return Piece(lines[-1], "none", (pre(g, r, nest) if pre else []) + lines[:-1], stmt=True)
     return make
 
 

@@ -3,31 +3,56 @@ constraint by construction out.
 
 Every random choice comes from one `random.Random` seeded by a string of (seed, index,
 constraint, attempt) (string seeds hash with SHA-512, so no PYTHONHASHSEED dependence). The
-static check is the generator's own acceptance test: a draw whose measured structure misses
-the request (rare: glue that happens to nest an operator target) is redrawn with the next
-attempt number, so the result is still a pure function of the inputs.
+static check and the naturalness gate's static rules are the generator's own acceptance
+test: a draw whose measured structure misses the request, or that has a dead store, a trick
+or a repeated test, is redrawn with the next attempt number, so the result is still a pure
+function of the inputs.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import random
 from dataclasses import dataclass
 
-from workers.pipeline.builtin.assemble import FunctionBuilder
+from workers.pipeline.builtin.compact import build_compact
 from workers.pipeline.builtin.context import Ctx
+from workers.pipeline.builtin.extras import glue, other_step
+from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
+from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
 from workers.pipeline.constraints.catalog import Catalog, Entry, load_catalog
 from workers.pipeline.constraints.levels import validate_knobs, with_blueprint
 from workers.pipeline.records import Constraint, Knobs
+from workers.pipeline.naturalness.static import static_findings
 from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
-ENTRY_NAMES = ("solve", "process", "compute", "run", "evaluate", "transform", "check", "f",
-               "main_func", "analyze", "build", "apply_ops")
-HELPER_NAMES = ("helper", "prepare", "step", "inner", "adjust", "normalize", "mix", "combine")
-
-
+ENTRY_NAMES = {
+    "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
+            "count_letters", "build_slug", "parse_line", "mask_text"),
+    "list": ("score_items", "tally_scores", "collect_values", "summarize_readings",
+             "filter_numbers", "rank_scores", "merge_counts", "process_batch"),
+    "set": ("update_tags", "track_visits", "merge_ids", "check_members", "filter_ids",
+            "collect_tags"),
+    "dict": ("restock", "count_votes", "update_totals", "summarize_stock", "merge_tallies",
+             "audit_inventory"),
+    "tuple": ("measure", "describe_point", "compare_records", "summarize_sizes", "check_dims"),
+    "float": ("adjust_price", "convert_rate", "round_amount", "apply_discount", "bucket_value"),
+    "int": ("walk_range", "count_steps", "build_sequence", "sum_range"),
+}
+# str predicates: a first input on the side that inputs of its shape rarely take, so the
+# outputs differ across inputs (type-directed inputs reuse the example's alphabet)
+PREDICATE_INPUTS = {
+    "isdigit": ("2024", "4711", "90"), "isdecimal": ("2024", "365"), "isnumeric": ("1999", "42"),
+    "isupper": ("NORTH", "OK", "RIVER"), "istitle": ("Maple", "Stone", "Delta"),
+    "isspace": ("   ", "\t "), "isalpha": ("maple42", "r2d2"), "isalnum": ("north-4", "a_b"),
+    "isidentifier": ("2nd_item", "9lives"), "isprintable": ("tab\tsep", "a\nb"),
+    "isascii": ("café", "naïve"), "islower": ("Maple", "sTone"),
+}
+HELPER_NAMES = ("normalize", "score", "transform", "check", "pick", "weigh", "clip", "tag",
+                "convert", "measure_one")
 @dataclass(frozen=True)
 class GeneratedProgram:
     code: str  # imports and functions; no print call
@@ -46,88 +71,180 @@ def _default_catalog() -> Catalog:
     return load_catalog()
 
 
-def _type_of(g: Ctx, name: str) -> str | None:
-    return next((t for t, names in g.pool.items() if name in names), None)
-
-
 def _banned(entry: Entry) -> set[str]:
     """Call names the glue/other steps must avoid so they do not count as the target."""
     name = entry.syntax.name.split(".")[-1]
     return {name, entry.method.removesuffix("()")}
 
 
-def _body(b: FunctionBuilder, knobs: Knobs, with_chain: bool, main: bool) -> None:
-    g = b.g
-    steps = ["glue"] * g.int_(1 if main else 0, 3) + ["use"] * g.int_(0, 3 if main else 1)
-    if main:
-        steps.append("main")
-    g.rng.shuffle(steps)
-    if main:
-        steps.remove("main")
-        steps.insert(min(len(steps), g.int_(0, 1)), "main")
-    for step in steps:
-        if step == "glue":
-            b.glue_step()
-        elif step == "main":
-            b.use(b.nest_level())
-        else:
-            b.use(g.choice((1, 2)) if knobs.nested_calls else 1)
-    if with_chain:
-        b.chain(knobs.blueprint)
+def _probe(form, allow_calls: bool) -> Piece:  # noqa: ANN001
+    """What the form returns (result type, statement or not), from a throwaway context."""
+    return form(Ctx(random.Random(0), allow_calls), "x", 1)
 
 
-def _render(name: str, params: list[str], b: FunctionBuilder) -> list[str]:
-    return [f"def {name}({', '.join(params)}):", *b.lines, f"    return {b.returns()}"]
+def _helper(g: Ctx, form, subject: str, rng: random.Random, nest: int) -> tuple[list[str], str, list[str]]:  # noqa: ANN001
+    """A helper doing the sub-task the target names: its own parameters only."""
+    name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
+    g.used.add(name)
+    hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
+    r = hg.param("float" if subject == "flist" else subject)
+    hg.avoid = {r}
+    piece = form(hg, r, nest)
+    body = [f"    {line}" for line in piece.pre]
+    if piece.stmt:
+        body += [f"    {piece.expr}", f"    return {r}"]
+    else:
+        body += [f"    return {piece.expr}"]
+    head = f"def {name}({', '.join(q.name for q in hg.params)}):"
+    return [head, *body], name, [q.type for q in hg.params]
+
+
+_COMBINE = {
+    "int": ("{a} + {b}", "{a} - {b}", "{a} * {b}"), "float": ("{a} + {b}", "{a} - {b}"),
+    "str": ("{a} + {sep} + {b}", "{a} + {b}"), "bool": ("{a} and {b}", "{a} or {b}", "{a} != {b}"),
+    "list": ("{a} + {b}",), "tuple": ("{a} + {b}",), "set": ("{a} | {b}", "{a} & {b}", "{a} - {b}"),
+    "dict": ("{a} | {b}",), "list_str": ("{a} + {b}",), "pairs": ("{a} + {b}",),
+}
+
+
+def _use(g: Ctx, form, value: str, nest: int, lines: list[str]) -> tuple[str, str, bool]:  # noqa: ANN001
+    """One target use on `value`: (the value it leaves, its type, was it a statement)."""
+    g.avoid = {value}
+    piece = form(g, value, nest)
+    g.avoid = set()
+    lines += piece.pre
+    if piece.stmt:
+        lines.append(piece.expr)
+        return value, "", True
+    name = g.fresh()
+    lines.append(f"{name} = {piece.expr}")
+    g.remember(name, piece.rtype)
+    return name, piece.rtype, False
+
+
+def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[str],
+              stmt_form: bool, helper: tuple[str, list[str]] | None) -> list[str]:  # noqa: ANN001
+    """Depth 0: a short pipeline, each step taking the previous step's value; sometimes
+    two inputs go through the target and their results are combined."""
+    lines: list[str] = []
+    value, vtype = param, subject
+    other_done = False
+    if stmt_form and knobs.other_methods:
+        work = g.fresh()
+        lines.append(f"{work} = {subject}({param})")
+        value, other_done = work, True
+    else:
+        for _ in range(g.choice((0, 1, 1, 2, 2, 3))):
+            derived = glue(g, subject, value, banned)  # call-free unless the level allows calls
+            if derived is None:
+                break
+            name = g.fresh()
+            lines.append(f"{name} = {derived}")
+            g.remember(name, subject)
+            value = name
+            other_done = other_done or "(" in derived
+    if knobs.other_methods and not other_done and g.rng.random() < 0.5:
+        step = other_step(g, subject, value, banned)
+        if step is not None and step[1] == subject:
+            name = g.fresh()
+            lines.append(f"{name} = {step[0]}")
+            value, other_done = name, True
+    nest = g.choice((2, 3)) if knobs.nested_calls else 1
+    if helper is not None:
+        name = g.fresh()
+        hname, types = helper
+        g.avoid = {value}
+        extra = [g.other(t) for t in types[1:]]
+        g.avoid = set()
+        lines.append(f"{name} = {hname}({', '.join([value] + extra)})")
+        value, vtype = name, ("?" if not stmt_form else subject)
+    else:
+        first, vtype, was_stmt = _use(g, form, value, nest, lines)
+        value = first
+        if was_stmt:
+            vtype = subject
+            other = g.param(subject) if len(g.params) < g.max_params and g.rng.random() < 0.4 \
+                and subject in _COMBINE else None
+            if other is not None:  # the same change to a second input, then both together
+                _use(g, form, other, 1, lines)
+                value = g.choice(_COMBINE[subject]).format(a=value, b=other, sep="' '")
+                name = g.fresh()
+                lines.append(f"{name} = {value}")
+                value = name
+        elif vtype in _COMBINE and g.rng.random() < 0.4:
+            other = g.param(subject) if len(g.params) < g.max_params else None
+            if other is not None:
+                second, stype, _ = _use(g, form, other, 1, lines)
+                if stype == vtype:
+                    template = g.choice(_COMBINE[vtype])
+                    a, b = (second, first) if g.rng.random() < 0.5 else (first, second)
+                    name = g.fresh()
+                    lines.append(f"{name} = " + template.format(
+                        a=a, b=b, sep=repr(g.choice(("-", " ", ":", "/")))))
+                    value = name
+                else:
+                    value = second
+        elif vtype == subject and g.rng.random() < 0.4:
+            again, atype, _ = _use(g, form, value, 1, lines)
+            value, vtype = again, atype or subject
+    if knobs.other_methods and not other_done:
+        step = other_step(g, vtype, value, banned)
+        if step is not None:
+            name = g.fresh()
+            lines.append(f"{name} = {step[0]}")
+            value = name
+    elif g.rng.random() < 0.5:  # then shape the result: drop an end, reverse, extend
+        shaped = glue(g, vtype, value, banned) if vtype in ("str", "list", "tuple", "set", "int") else None
+        if shaped is not None and "(" not in shaped:
+            return [f"    {line}" for line in lines] + [f"    return {shaped}"]
+    return [f"    {line}" for line in lines] + [f"    return {value}"]
+
+
+def _calls_other(lines: list[str], banned: set[str]) -> bool:
+    """Whether the body calls anything but the target (a cheap look at the text)."""
+    import re
+    names = set(re.findall(r"([A-Za-z_]\w*)\(", "\n".join(lines)))
+    return bool(names - banned - set(HELPER_NAMES))
 
 
 def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedProgram:
     form, subject = form_for(entry), subject_type(entry)
+    if knobs.control_flow_depth and not knobs.other_methods:
+        return build_compact(entry, knobs, rng)  # loops without any call: the compact layout
     banned = _banned(entry)
+    probe = _probe(form, knobs.other_methods)
+    stmt_form = probe.stmt
+    loops = any(k in ("for", "while") for k in knobs.blueprint)
+    ptype = "flist" if subject == "float" and loops else subject
     g = Ctx(rng, knobs.other_methods)
-    entry_name = rng.choice(ENTRY_NAMES)
+    if subject == "str" and entry.method in PREDICATE_INPUTS:
+        g.hint = repr(rng.choice(PREDICATE_INPUTS[entry.method]))
+    entry_name = rng.choice(ENTRY_NAMES.get(subject, ENTRY_NAMES["list"]))
     g.used.add(entry_name)
-    lines: list[str] = []
+    nest = g.choice((2, 2, 3)) if knobs.nested_calls else 1
+    helper_lines: list[str] = []
+    helper = None
     if knobs.call_chain:
-        helper_name = rng.choice(HELPER_NAMES)
-        g.used.add(helper_name)
-        hg = Ctx(rng, knobs.other_methods, used=g.used, imports=g.imports, max_params=2)
-        hb = FunctionBuilder(hg, form, subject, hg.param(subject), banned, knobs.nested_calls)
-        chain_in_helper = rng.random() < 0.5
-        _body(hb, knobs, chain_in_helper, main=True)
-        if knobs.other_methods and rng.random() < 0.5:
-            hb.other()
-        ret = hb.results[-1]
-        hb.results = [ret]
-        lines += _render(helper_name, [p.name for p in hg.params], hb)
-        eb = FunctionBuilder(g, form, subject, g.param(subject), banned, knobs.nested_calls)
-        _body(eb, knobs, False, main=False)
-        call_args = [g.choice(g.pool[p.type]) if g.pool.get(p.type) and rng.random() < 0.8
-                     else g.lit(p.type) for p in hg.params]
-        res = g.fresh()
-        eb.line(f"{res} = {helper_name}({', '.join(call_args)})")
-        eb.results.append(res)
-        ret_type = _type_of(hg, ret)
-        if ret_type is not None:
-            g.remember(res, ret_type)
-            if ret_type == subject:
-                eb.receivers.append(res)
-        eb.keep.append(res)
-        if knobs.other_methods:
-            eb.other()
-        if not chain_in_helper:
-            eb.chain(knobs.blueprint)
-        elif rng.random() < 0.5:
-            eb.use(1)
+        helper_lines, hname, htypes = _helper(g, form, ptype, rng, nest)
+        helper = (hname, htypes)
+    param = g.param(ptype)
+    if not knobs.control_flow_depth:
+        body = _straight(g, form, subject, param, knobs, banned, stmt_form, helper)
     else:
-        eb = FunctionBuilder(g, form, subject, g.param(subject), banned, knobs.nested_calls)
-        _body(eb, knobs, False, main=True)
-        if knobs.other_methods:
-            eb.other()
-        eb.chain(knobs.blueprint)
-    lines += _render(entry_name, [p.name for p in g.params], eb)
+        flow = Flow(g, form, "float" if ptype == "flist" else subject,
+                    Var(param, ptype, "value", [ast.literal_eval(g.params[-1].literal)]),
+                    stmt_form and subject in WORKABLE, probe.rtype)
+        flow.helper = helper
+        flow.nested = knobs.nested_calls
+        flow.start_acc(needs_copy=bool(probe.pre) or entry.method in ("pop", "popitem", "setdefault"))
+        flow.block(knobs.blueprint)
+        body = flow.lines + [f"    return {flow.finish()}"]
+        if not _calls_other(helper_lines + body, banned):
+            body[-1] = f"    return {flow.finish(with_call=True)}"
+    lines = helper_lines + [f"def {entry_name}({', '.join(q.name for q in g.params)}):", *body]
     imports = [f"import {m}" for m in sorted(g.imports)]
     code = "\n".join(imports + ([""] if imports else []) + lines) + "\n"
-    return GeneratedProgram(code, entry_name, ", ".join(p.literal for p in g.params))
+    return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 
 def generate_program(constraint: Constraint, seed: int, index: int,
@@ -144,7 +261,8 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         rng = random.Random(f"builtin:{seed}:{tag}:{entry.type}:{entry.method}:"
                             f"{constraint.level}:{knobs}:{attempt}")
         program = build_program(entry, knobs, rng)
-        if measure_structure(program.code, program.entry_point, target).matches:
+        if measure_structure(program.code, program.entry_point, target).matches \
+                and not static_findings(program.code):
             return GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
     assert program is not None
     return GeneratedProgram(program.code, program.entry_point, program.args, MAX_ATTEMPTS, False)

@@ -1,9 +1,18 @@
-"""Selecting a slice of the grid for a batch: filters, per-level counts, seeded blueprints."""
+"""Selecting a slice of the grid for a batch: filters, per-level counts, seeded blueprints.
+
+The grid is stratified, uniform over types and then over methods: the cells of a level are
+dealt in rounds, each round one cell per matching type in a seeded order, and each type
+walks its own seeded permutation of its methods. So any 11 consecutive cells of a level
+over all 11 types hold every type once (a 66-program C1-C6 batch holds all 66 (type, level)
+cells), no type takes more than its 1/n share, and a type's methods all come up before one
+repeats.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import groupby
 
 from workers.pipeline.constraints.catalog import Catalog, Entry
 from workers.pipeline.constraints.levels import resolve_level, with_blueprint
@@ -45,9 +54,9 @@ def _matches(entry: Entry, wanted: set[str]) -> bool:
 def select(catalog: Catalog, types: Sequence[str] | None = None,
            methods: Sequence[str] | None = None,
            levels: Sequence[str | Knobs] = ("C1",), count: int = 1, seed: int = 0) -> list[Constraint]:
-    """`count` cells per level, cycling through the matching entries in catalog order (as
-    the reference run cycles through every pair); each cell's blueprint is drawn from a
-    generator seeded by (seed, level, position), so the slice is a function of its spec."""
+    """`count` cells per level, stratified over types then methods (`stratified_entries`);
+    each cell's blueprint is drawn from a generator seeded by (seed, level, position), so
+    the slice is a function of its spec."""
     if count < 1:
         raise SelectionError(f"count must be >= 1, got {count}")
     if not levels:
@@ -56,8 +65,28 @@ def select(catalog: Catalog, types: Sequence[str] | None = None,
     cells: list[Constraint] = []
     for level in levels:
         name, knobs = resolve_level(level)
-        for i in range(count):
-            entry = entries[i % len(entries)]
+        for i, entry in enumerate(stratified_entries(entries, count, f"{seed}:{name}")):
             rng = random.Random(f"select:{seed}:{name}:{knobs}:{i}")
             cells.append(Constraint(entry.type, entry.method, name, with_blueprint(knobs, rng)))
     return cells
+
+
+def stratified_entries(entries: Sequence[Entry], count: int, tag: str) -> list[Entry]:
+    """`count` entries: round r holds one entry of every type, the types in an order
+    seeded by (tag, r); a type's k-th entry is the k-th of its own seeded method order
+    (a fresh permutation after each full pass)."""
+    by_type = {t: list(group) for t, group in groupby(sorted(entries, key=lambda e: e.type),
+                                                      key=lambda e: e.type)}
+    types = sorted(by_type)
+    walks: dict[tuple[str, int], list[Entry]] = {}
+    out: list[Entry] = []
+    for round_ in range(-(-count // len(types))):
+        order = list(types)
+        random.Random(f"grid:{tag}:types:{round_}").shuffle(order)
+        for t in order[:count - len(out)]:
+            lap, k = divmod(round_, len(by_type[t]))
+            if (t, lap) not in walks:
+                walks[(t, lap)] = list(by_type[t])
+                random.Random(f"grid:{tag}:{t}:{lap}").shuffle(walks[(t, lap)])
+            out.append(walks[(t, lap)][k])
+    return out

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from training.normalize import normalized_hash
-from workers.pipeline.batch_spec import BatchSpec
+from workers.pipeline.batch_spec import BatchSpec, NaturalnessSpec
 from workers.pipeline.lifecycle import ProgramStatus
+from workers.pipeline.naturalness.gate import static_reasons
+from workers.pipeline.naturalness.stage import REASON_PREFIX
 from workers.pipeline.parsing import ParsedProgram, parse_completion
 from workers.pipeline.prompts import build_generation_messages
 from workers.pipeline.records import ChatRequest, Completion, Constraint
@@ -44,9 +46,11 @@ class GeneratedProgram:
     verdict: ProgramVerdict
 
 
-def judge_completion(constraint: Constraint, completion: Completion, on_mismatch: str = "reject") -> ProgramVerdict:
+def judge_completion(constraint: Constraint, completion: Completion, on_mismatch: str = "reject",
+                     naturalness: NaturalnessSpec = NaturalnessSpec()) -> ProgramVerdict:
     """Kept, or rejected with a reason: teacher error, a broken hard rule, a structure that
-    cannot be measured, or (unless `on_mismatch` is "relabel") one that differs from the request."""
+    cannot be measured, (unless `on_mismatch` is "relabel") one that differs from the request,
+    or code the naturalness gate's static rules turn away (`unnatural_<rule>`)."""
     rejected = ProgramStatus.REJECTED
     if completion.status != "ok" or not completion.texts:
         return ProgramVerdict(rejected, "teacher_error", completion.error or "no text")
@@ -61,6 +65,9 @@ def judge_completion(constraint: Constraint, completion: Completion, on_mismatch
                    measured=measured.to_dict(), normalized_hash=normalized_hash(parsed.code))
     if not measured.matches and on_mismatch == "reject":
         return ProgramVerdict(rejected, "constraint_mismatch", ",".join(measured.mismatches), **program)
+    unnatural = static_reasons(parsed.code, naturalness.skip) if naturalness.enabled else []
+    if unnatural:
+        return ProgramVerdict(rejected, REASON_PREFIX + unnatural[0], ", ".join(unnatural), **program)
     return ProgramVerdict(ProgramStatus.KEPT, **program)
 
 
@@ -75,6 +82,7 @@ def generate(teacher: Teacher, cells: Sequence[tuple[int, Constraint]], spec: Ba
     requests = [generation_request(f"slot:{slot}/generate", constraint, seed, slot) for slot, constraint in cells]
     completions = complete_all_sync(teacher, requests)
     return [
-        GeneratedProgram(slot, constraint, request, completion, judge_completion(constraint, completion, spec.on_mismatch))
+        GeneratedProgram(slot, constraint, request, completion,
+                         judge_completion(constraint, completion, spec.on_mismatch, spec.naturalness))
         for (slot, constraint), request, completion in zip(cells, requests, completions)
     ]

@@ -1,11 +1,15 @@
 """Stage `inputs`: AST mutants of each kept program (when the spec asks for them), then up to
-K distinct inputs per program from its candidates, in priority order: the teacher's own
-call, one LLM argument mutation (METHOD.md section 2), type-directed synthesis."""
+K distinct inputs per program from its candidates: the teacher's own call, one LLM argument
+mutation (METHOD.md section 2), type-directed synthesis. With the naturalness gate on (the
+default), one probe job per program in the sandbox runs every candidate through the program
+and its deletion variants: the inputs are chosen coverage-first from what it saw, and a
+program that fails the gate's dynamic checks is rejected with its reason."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from training.normalize import normalized_hash
 from workers.pipeline import seeds
@@ -17,9 +21,14 @@ from workers.pipeline.arg_mutation import (
 from workers.pipeline.batch_spec import BatchSpec
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, args_hash, distinct_inputs
 from workers.pipeline.mutation import mutate_program
+from workers.pipeline.naturalness.stage import GATE_CANDIDATES, GateItem, InputChoice, gate_inputs
 from workers.pipeline.records import ChatRequest, Completion
 from workers.pipeline.synthesis import synthesize_inputs
 from workers.pipeline.teachers.base import Teacher, complete_all_sync
+
+
+class ProbeRunner(Protocol):
+    def run_many(self, jobs: Sequence[Any]) -> list[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -44,9 +53,17 @@ class NewSample:
 
 
 @dataclass(frozen=True)
+class Unnatural:
+    program_id: int
+    reason: str  # unnatural_<check>
+    detail: str | None
+
+
+@dataclass(frozen=True)
 class InputsOutcome:
     samples: tuple[NewSample, ...]
     calls: tuple[tuple[ChatRequest, Completion], ...]  # the LLM argument mutations, to record
+    unnatural: tuple[Unnatural, ...] = ()  # programs the gate's dynamic checks turned away
 
 
 @dataclass(frozen=True)
@@ -80,9 +97,10 @@ def mutation_request(program: ProgramToSample, seed: int) -> ChatRequest:
     )
 
 
-def make_inputs(teacher: Teacher, programs: Sequence[ProgramToSample], spec: BatchSpec) -> InputsOutcome:
+def make_inputs(teacher: Teacher, sandbox: ProbeRunner, programs: Sequence[ProgramToSample], spec: BatchSpec) -> InputsOutcome:
     """Up to `inputs_per_program` distinct inputs per program; a mutant is offered its
-    parent's LLM-mutated input too (one mutation call per slot)."""
+    parent's LLM-mutated input too (one mutation call per slot). Raises ProbeUnavailable when
+    the sandbox could not judge a probe job (never a verdict on the program)."""
     seed = spec.run_seed
     llm_args: dict[int, str | None] = {}
     calls: list[tuple[ChatRequest, Completion]] = []
@@ -94,16 +112,30 @@ def make_inputs(teacher: Teacher, programs: Sequence[ProgramToSample], spec: Bat
         for program, completion in zip(originals, completions):
             text = completion.texts[0] if completion.status == "ok" and completion.texts else ""
             llm_args[program.slot] = parse_mutation(text, program.entry_point) if text else None
-    samples = []
+    gate = spec.naturalness
+    wide = max(GATE_CANDIDATES, spec.inputs_per_program) if gate.enabled else spec.inputs_per_program
+    pools = []
     for program in programs:
         candidates = [InputCandidate(program.call_args, "teacher")]
         if llm_args.get(program.slot):
             candidates.append(InputCandidate(llm_args[program.slot], "llm_mutation"))
         try:
-            candidates += synthesize_inputs(program.call_args, spec.inputs_per_program,
+            candidates += synthesize_inputs(program.call_args, wide,
                                             seed=seeds.input_synthesis_seed(seed, program.slot), bounds=spec.bounds)
         except UnsupportedArguments:
             pass
-        for index, cand in enumerate(distinct_inputs(candidates, spec.inputs_per_program)):
+        pools.append(distinct_inputs(candidates, wide + 2) if gate.enabled
+                     else distinct_inputs(candidates, spec.inputs_per_program))
+    if gate.enabled:
+        items = [GateItem(p.source, p.entry_point, pool) for p, pool in zip(programs, pools)]
+        choices = gate_inputs(sandbox, items, spec.inputs_per_program, gate.skip)
+    else:
+        choices = [InputChoice(pool, []) for pool in pools]
+    samples, unnatural = [], []
+    for program, choice in zip(programs, choices):
+        if choice.reasons:
+            unnatural.append(Unnatural(program.id, choice.reject_reason, choice.detail or None))
+            continue
+        for index, cand in enumerate(choice.inputs):
             samples.append(NewSample(program.id, cand.args, args_hash(cand.args), index, cand.origin))
-    return InputsOutcome(tuple(samples), tuple(calls))
+    return InputsOutcome(tuple(samples), tuple(calls), tuple(unnatural))

@@ -1,0 +1,175 @@
+"""Naturalness of a builtin batch: the issue-15 table, per level, targets beside figures.
+
+600 programs over C1-C6 (the batch's own grid), each with 3 inputs: the teacher's call plus
+type-directed inputs, chosen coverage-first among 8 candidates as the gated pipeline does
+(`--inputs pipeline`: the first 3 distinct, as the pipeline without the gate takes them).
+Every program runs in the sandbox once, in the naturalness gate's probe job (marks on every
+candidate, the choice, ablation variants on the kept inputs). Branch arms are the if / elif
+/ else bodies written in the code (an if without else has one).
+
+    python -m bench.naturalness [--programs 600] [--seed 11] [--inputs coverage|pipeline]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import io
+import re
+import sys
+import time
+import tokenize
+from collections import Counter, defaultdict
+
+from sandbox import Job, Sandbox
+from training.normalize import normalized_hash
+from workers.pipeline.builtin import generate_program
+from workers.pipeline.constraints import LEVELS, load_catalog
+from workers.pipeline.inputs import InputCandidate, distinct_inputs
+from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, judge, probe_args
+from workers.pipeline.naturalness.static import TRICKS, loop_facts, static_findings
+from workers.pipeline import seeds
+from workers.pipeline.batch_spec import BatchSpec
+from workers.pipeline.grid import batch_constraints
+from workers.pipeline.synthesis import synthesize_inputs
+
+# (row, benchmark code figure from the issue, target, direction)
+ROWS = [
+    ("dead store", "2.1%", 0.03, "<="), ("deletable statement or block", "35%", 0.25, "<="),
+    ("tricks", "0.1%", 0.01, "<="), ("output constant across inputs", "10.5%", 0.05, "<="),
+    ("deepest block never runs", "17.5%", 0.05, "<="), ("branch arms never taken", "21%", 0.10, "<="),
+    ("constant-bounded loops", "3.4%", 0.20, "<="), ("unused loop variables", "3.4%", 0.05, "<="),
+    (".append(", "14%", None, ""), (".join(", "16%", None, ""), ("range(len(", "9%", None, ""),
+    ("early return", "22%", None, ""), ("+= [", "0.4%", None, ""),
+]
+
+
+def masked_ngrams(code: str, n: int = 4) -> list[tuple[str, ...]]:
+    toks = []
+    for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+        if tok.type == tokenize.NAME and tok.string not in KEYWORDS:
+            toks.append("NAME")
+        elif tok.type in (tokenize.NUMBER, tokenize.STRING):
+            toks.append("LIT")
+        elif tok.type in (tokenize.OP, tokenize.NAME):
+            toks.append(tok.string)
+    return [tuple(toks[i:i + n]) for i in range(len(toks) - n + 1)]
+
+
+KEYWORDS = set(__import__("keyword").kwlist) | {"len", "str", "range", "print"}
+
+
+def early_return(code: str) -> bool:
+    tree = ast.parse(code)
+    for func in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        top = set(map(id, func.body))
+        if any(isinstance(n, ast.Return) and id(n) not in top for n in ast.walk(func)):
+            return True
+    return False
+
+
+def measure(args: argparse.Namespace) -> None:
+    catalog = load_catalog()
+    plan = BatchSpec(programs=args.programs, levels=tuple(LEVELS), seed=args.seed)
+    cells = batch_constraints(catalog, plan)
+    started = time.perf_counter()
+    programs = [generate_program(c, args.seed, i, catalog) for i, c in enumerate(cells)]
+    gen_s = time.perf_counter() - started
+    wide = 8 if args.inputs == "coverage" else plan.inputs_per_program
+    candidates = []
+    for i, prog in enumerate(programs):
+        cands = [InputCandidate(prog.args, "teacher")]
+        cands += synthesize_inputs(prog.args, wide, seed=seeds.input_synthesis_seed(args.seed, i), bounds=plan.bounds)
+        candidates.append(distinct_inputs(cands, wide + 1))
+    probes = [build_probe(p.code) for p in programs]
+    sb = Sandbox()
+    started = time.perf_counter()
+    try:
+        pools = candidates if args.inputs == "coverage" else [c[:3] for c in candidates]
+        results = sb.run_many([
+            Job(id=str(i), code=probes[i].code, entry_point=DRIVER,
+                args=probe_args(probes[i], p.entry_point, [c.args for c in pools[i]], 3))
+            for i, p in enumerate(programs)])
+    finally:
+        sb.close()
+    run_s = time.perf_counter() - started
+    per: dict[str, Counter] = defaultdict(Counter)
+    grams: dict[str, list] = defaultdict(list)
+    hashes: dict[str, set] = defaultdict(set)
+    reasons = Counter()
+    cells_seen = set()
+    for cell, prog, probe, r in zip(cells, programs, probes, results):
+        lv = cell.level
+        c = per[lv]
+        cells_seen.add((cell.type, lv))
+        c["programs"] += 1
+        code = prog.code
+        found = {f.reason for f in static_findings(code)}
+        c["dead store"] += "dead_store" in found
+        c["tricks"] += bool(found & set(TRICKS))
+        reasons.update(found)
+        facts = loop_facts(code)
+        c["loops"] += facts.loops
+        c["constant-bounded loops"] += facts.constant_bounded
+        c["unused loop variables"] += bool(facts.unused_loop_vars)
+        c[".append("] += ".append(" in code
+        c[".join("] += ".join(" in code
+        c["range(len("] += "range(len(" in code
+        c["+= ["] += bool(re.search(r"\+= \[", code))
+        c["early return"] += early_return(code)
+        grams[lv] += masked_ngrams(code)
+        hashes[lv].add(normalized_hash(code))
+        if not r.ok:
+            c["probe failed"] += 1
+            continue
+        d = judge(probe, ast.literal_eval(r.result["repr"]))
+        c["deletable statement or block"] += bool(d.deletable)
+        c["output constant across inputs"] += d.constant_output
+        c["deepest block never runs"] += d.deepest_unrun
+        c["branch arms never taken"] += d.arms_untaken > 0
+        c["errors on an input"] += any(o.startswith("error:") for o in d.outputs)
+    levels = list(LEVELS)
+    print(f"naturalness of {len(programs)} builtin programs (seed {args.seed}, inputs: {args.inputs}); "
+          f"generation {gen_s:.1f} s, sandbox {run_s:.1f} s")
+    print(f"{'measure':34} {'bench':>6} {'target':>7} " + " ".join(f"{lv:>6}" for lv in levels) + "    all  ok")
+    for name, bench, target, op in ROWS:
+        vals = []
+        for lv in levels:
+            c = per[lv]
+            denom = c["loops"] if name == "constant-bounded loops" else c["programs"]
+            vals.append(c[name] / denom if denom else 0.0)
+        tot_d = sum(per[lv]["loops"] if name == "constant-bounded loops" else per[lv]["programs"] for lv in levels)
+        total = sum(per[lv][name] for lv in levels) / tot_d if tot_d else 0.0
+        ok = "" if target is None else ("yes" if total <= target else "NO")
+        tgt = "" if target is None else f"{op}{target:.0%}"
+        print(f"{name:34} {bench:>6} {tgt:>7} " + " ".join(f"{v:6.1%}" for v in vals) + f" {total:6.1%}  {ok}")
+    distinct = [len(hashes[lv]) / per[lv]["programs"] for lv in levels]
+    gram = [len(set(grams[lv])) / max(1, len(grams[lv])) for lv in levels]
+    all_grams = [g for lv in levels for g in grams[lv]]
+    all_d = len(set().union(*hashes.values())) / len(programs)
+    print(f"{'distinct normalized ASTs':34} {'':>6} {'>=95%':>7} " + " ".join(f"{v:6.1%}" for v in distinct)
+          + f" {all_d:6.1%}  {'yes' if all_d >= 0.95 else 'NO'}")
+    g_all = len(set(all_grams)) / max(1, len(all_grams))
+    print(f"{'masked 4-gram distinctness':34} {'0.29':>6} {'>=0.25':>7} " + " ".join(f"{v:6.2f}" for v in gram)
+          + f" {g_all:6.2f}  {'yes' if g_all >= 0.25 else 'NO'}")
+    print(f"{'(type, level) cells':34} {'':>6} {'66':>7} {len(cells_seen):>6}  {'yes' if len(cells_seen) == 66 else 'NO'}")
+    extra = {k: sum(per[lv][k] for lv in levels) for k in ("probe failed", "errors on an input")}
+    print(f"probe jobs failed: {extra['probe failed']}; programs raising on some input: {extra['errors on an input']}")
+    print("static findings:", dict(reasons.most_common()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--programs", type=int, default=600)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--inputs", choices=("coverage", "pipeline"), default="coverage")
+    ap.add_argument("--quick", action="store_true", help="132 programs (every cell twice)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.programs = 132
+    measure(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The gate's probe job in the real sandbox: ablation, constant outputs, the deepest block,
+coverage-first inputs, and that a variant which stops a loop advancing cannot hang it."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox import Sandbox
+from workers.pipeline.inputs import InputCandidate, coverage_first
+from workers.pipeline.naturalness.stage import GateItem, gate_inputs
+
+
+def cands(*args: str) -> list[InputCandidate]:
+    return [InputCandidate(a, "teacher" if i == 0 else "synthesized") for i, a in enumerate(args)]
+
+
+def one(sb: Sandbox, code: str, *args: str, limit: int = 3, skip: tuple = ()):
+    (choice,) = gate_inputs(sb, [GateItem(code, "f", cands(*args))], limit, skip)
+    return choice
+
+
+NATURAL = '''def f(xs, limit):
+    total = 0
+    for x in xs:
+        if x > limit:
+            total += x
+        else:
+            total -= 1
+    return total
+'''
+
+
+def test_a_natural_program_passes_with_its_inputs(sb: Sandbox) -> None:
+    choice = one(sb, NATURAL, "[1, 5, 9], 4", "[2], 3", "[7, 8], 1")
+    assert choice.reasons == [] and [c.args for c in choice.inputs] == ["[1, 5, 9], 4", "[2], 3", "[7, 8], 1"]
+
+
+def test_a_statement_no_input_needs_is_deletable(sb: Sandbox) -> None:
+    code = "def f(xs):\n    out = sorted(xs)\n    out = out[:]\n    return out\n"
+    choice = one(sb, code, "[3, 1]", "[2, 5, 4]")
+    assert choice.reasons == ["deletable_statement"]
+    assert choice.reject_reason == "unnatural_deletable_statement" and "line 3" in choice.detail
+
+
+def test_an_arm_no_input_takes_is_deletable_and_the_deepest_block_unrun(sb: Sandbox) -> None:
+    code = ("def f(xs):\n    total = 0\n    for x in xs:\n        if x > 100:\n"
+            "            total += x\n    return total + len(xs)\n")
+    choice = one(sb, code, "[1, 2]", "[3]")
+    assert choice.reasons == ["deletable_statement", "deepest_block_unrun"]
+
+
+def test_the_same_output_for_every_input_is_rejected(sb: Sandbox) -> None:
+    code = "def f(text):\n    n = len('abc'.replace('a', 'bb'))\n    return n\n"
+    assert one(sb, code, "'x'", "'yy'", "'zzz'").reasons == ["constant_output"]
+    assert one(sb, code, "'x'", "'yy'", skip=("constant_output",)).reasons == []
+
+
+def test_a_variant_that_stops_a_loop_advancing_ends_with_an_error(sb: Sandbox) -> None:
+    code = ("def f(xs):\n    i = 0\n    total = 0\n    while i < len(xs):\n        total += xs[i]\n"
+            "        i += 1\n    return total\n")
+    choice = one(sb, code, "[1, 2, 3]", "[4]")
+    assert choice.reasons == [] and choice.detail == ""
+
+
+def test_inputs_are_chosen_for_the_arms_they_reach(sb: Sandbox) -> None:
+    code = ("def f(n):\n    out = n\n    if n > 10:\n        out *= 2\n    else:\n"
+            "        out += 1\n    return out\n")
+    # the first three alone never take the if arm; coverage picks the candidate that does
+    choice = one(sb, code, "1", "2", "3", "50", limit=2)
+    assert [c.args for c in choice.inputs] == ["1", "50"] and choice.reasons == []
+
+
+def test_coverage_first_keeps_distinct_values_and_prefers_new_outputs() -> None:
+    picked = coverage_first(cands("[1]", "[1]", "[2]", "[3]"), [{0}, {0}, {0}, {0, 1}],
+                            ["a", "a", "a", "b"], 2)
+    assert [c.args for c in picked] == ["[1]", "[3]"]
+    picked = coverage_first(cands("1", "2", "3"), [set(), set(), set()], ["x", "x", "y"], 2)
+    assert [c.args for c in picked] == ["1", "3"]
+
+
+@pytest.mark.parametrize("bad", ["def f(:\n", "def g(x):\n    return x\n"])
+def test_programs_the_probe_cannot_judge_keep_their_first_inputs(sb: Sandbox, bad: str) -> None:
+    choice = one(sb, bad, "1", "2")
+    assert choice.reasons == [] and [c.args for c in choice.inputs] == ["1", "2"]

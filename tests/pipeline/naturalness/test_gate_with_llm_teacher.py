@@ -1,0 +1,91 @@
+"""The gate on an LLM teacher's programs: the fake OpenAI server (over real HTTP) answers
+each C3 `str.replace` prompt by its control-flow guideline with a program that has a dead
+store, a contradictory elif, a constant output, or none of these; `execsynth synth` runs
+the real pipeline and the rows carry the reasons."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Execution, Program, Sample
+from tests.fakes.openai_server import FakeChatRequest, FakeOpenAIServer
+from tests.support import service_env
+
+NATURAL = '''def tidy(text, old):
+    parts = []
+    for word in text.split():
+        parts.append(word.replace(old, '').replace('-', ' '))
+    return ' '.join(parts)
+
+print(tidy('a-b cab b-c', 'b'))'''
+DEAD_STORE = '''def tidy(text, old):
+    spare = len(text)
+    cleaned = text
+    if old in text:
+        cleaned = text.replace(old, old.upper()).replace('  ', ' ')
+    return cleaned
+
+print(tidy('a b', 'b'))'''
+CONTRADICTORY = '''def tidy(text, old):
+    out = []
+    if text == '':
+        out.append(text.replace(old, '-').replace('--', '-'))
+    elif text != '':
+        out.append(text.replace(old, '+'))
+    else:
+        out.append(text.upper())
+    return out
+
+print(tidy('abc', 'b'))'''
+CONSTANT = '''def tidy(text, old):
+    n = 0
+    total = 0
+    while n < 3:
+        total += len('abc'.replace('a', 'bb').replace('b', 'c'))
+        n += 1
+    return total
+
+print(tidy('abc', 'b'))'''
+BY_GUIDELINE = {"an if-elif chain": CONTRADICTORY, "an if statement": DEAD_STORE,
+                "a for statement": NATURAL, "a while statement": CONSTANT}
+
+
+def teacher(request: FakeChatRequest) -> list[str]:
+    prompt = request.last_user_message
+    code = next(c for phrase, c in BY_GUIDELINE.items() if f"Include {phrase}" in prompt)
+    return [f"```python\n{code}\n```"] * request.n
+
+
+def test_unnatural_programs_are_rejected_with_their_reasons_and_natural_ones_kept(tmp_path: Path) -> None:
+    with FakeOpenAIServer(responder=teacher) as server:
+        teachers = {"llm": {"kind": "openai", "base_url": server.base_url, "model": "coder-30b",
+                            "backoff_base_s": 0.01, "max_retries": 1, "request_timeout_s": 5}}
+        out = subprocess.run(
+            [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "8", "--levels", "C3",
+             "--types", "str", "--methods", "replace", "--teacher", "llm", "--no-llm-mutation",
+             "-k", "3", "--seed", "1"],
+            env=service_env(EXECSYNTH_DATA_DIR=str(tmp_path), EXECSYNTH_TEACHERS=json.dumps(teachers), COLUMNS="200"),
+            capture_output=True, text=True, timeout=300,
+        )
+    assert out.returncode == 0, out.stderr[-2000:]
+    with Session(create_engine(f"sqlite:///{tmp_path / 'execsynth.sqlite3'}")) as s:
+        programs = s.scalars(select(Program).where(Program.variant == 0)).all()
+        reasons = {p.source.split("\n")[1].strip(): p.reject_reason for p in programs if p.reject_reason != "duplicate"}
+        assert reasons == {
+            "parts = []": None,
+            "spare = len(text)": "unnatural_dead_store",
+            "out = []": "unnatural_contradictory_condition",
+            "n = 0": "unnatural_constant_output",
+        }
+        kept = next(p for p in programs if p.status == "kept")
+        samples = s.scalars(select(Sample).where(Sample.program_id == kept.id)).all()
+        assert len(samples) == 3 and all(x.status == "accepted" for x in samples)
+        results = s.scalars(select(Execution.result).where(Execution.id.in_([x.execution_id for x in samples])))
+        assert len({r["repr"] for r in results}) >= 2  # coverage-first inputs: distinct outputs
+    assert "unnatural_dead_store" in out.stdout + out.stderr

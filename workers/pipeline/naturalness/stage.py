@@ -1,0 +1,89 @@
+"""The gate as a pipeline stage for the inputs step: one probe job per program runs every
+input candidate through the marked program and its deletion variants; the kept inputs are
+chosen coverage-first from what the job saw, and the dynamic checks are judged on those.
+
+A probe job that cannot be judged (sandbox unavailable) raises, so the chunk is retried;
+one that fails for the program's own reasons (timeout, memory) gives no verdict and the
+candidates are taken in priority order, as without the gate.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sandbox import Job, Limits, RunResult
+from workers.pipeline.inputs import InputCandidate, distinct_inputs
+from workers.pipeline.naturalness.dynamic import DRIVER, Probe, build_probe, judge, probe_args
+from workers.pipeline.naturalness.gate import dynamic_reasons
+
+PROBE_LIMITS = Limits(timeout_s=10.0, memory_mb=512)
+GATE_CANDIDATES = 8  # type-directed candidates per program the coverage choice picks from
+REASON_PREFIX = "unnatural_"  # the reject reason of a program the gate turns away
+
+
+class ProbeUnavailable(RuntimeError):
+    """The sandbox could not judge a probe job (infrastructure, never a verdict)."""
+
+
+@dataclass(frozen=True)
+class GateItem:
+    code: str
+    entry_point: str
+    candidates: list[InputCandidate]  # distinct, in priority order; the first is the teacher's
+
+
+@dataclass(frozen=True)
+class InputChoice:
+    inputs: list[InputCandidate]
+    reasons: list[str]  # empty: the program passes
+    detail: str = ""
+
+    @property
+    def reject_reason(self) -> str | None:
+        return REASON_PREFIX + self.reasons[0] if self.reasons else None
+
+
+def _job(i: int, probe: Probe, item: GateItem, limit: int) -> Job:
+    return Job(id=f"probe:{i}", code=probe.code, entry_point=DRIVER,
+               args=probe_args(probe, item.entry_point, [c.args for c in item.candidates], limit),
+               limits=PROBE_LIMITS)
+
+
+def choose(probe: Probe, item: GateItem, result: RunResult, limit: int,
+           skip: Iterable[str] = ()) -> InputChoice:
+    """Pure: the kept inputs and the dynamic reasons, from one probe job's result."""
+    if not result.ok or result.result is None:
+        return InputChoice(distinct_inputs(item.candidates, limit), [], f"probe {result.status}")
+    data = ast.literal_eval(result.result["repr"])
+    kept = [item.candidates[c] for c in data[2]]
+    facts = judge(probe, data)
+    reasons = dynamic_reasons(facts, skip)
+    detail = "; ".join(f"line {line}: {text}" for line, text in facts.deletable[:3]) \
+        if "deletable_statement" in reasons else ""
+    return InputChoice(kept, reasons, detail)
+
+
+def gate_inputs(sandbox, items: Sequence[GateItem], limit: int,  # noqa: ANN001
+                skip: Iterable[str] = ()) -> list[InputChoice]:
+    """One probe job per program on `sandbox` (anything with `run_many(jobs)`)."""
+    skip = tuple(skip)
+    probes = []
+    for item in items:
+        try:
+            probes.append(build_probe(item.code))
+        except SyntaxError:
+            probes.append(None)
+    jobs = [_job(i, probe, item, limit) for i, (probe, item) in enumerate(zip(probes, items)) if probe]
+    results = iter(sandbox.run_many(jobs))
+    choices = []
+    for probe, item in zip(probes, items):
+        if probe is None:
+            choices.append(InputChoice(distinct_inputs(item.candidates, limit), [], "no probe"))
+            continue
+        result = next(results)
+        if result.status == "sandbox_error":
+            raise ProbeUnavailable(f"probe job could not be judged: {result.exception}")
+        choices.append(choose(probe, item, result, limit, skip))
+    return choices

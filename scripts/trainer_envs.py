@@ -3,7 +3,7 @@
 Each trainer gets its own environment, built with uv from the lock file in
 training/configs/envs/<name>.txt and cached outside the repository under
 $EXECSYNTH_TRAINER_CACHE (default ~/.cache/execsynth/trainers), keyed by a hash of the lock,
-the overrides, the Python version and the uv version: a warm run reuses it, a changed pin builds
+the Python version and the uv version: a warm run reuses it, a changed pin builds
 a new one. uv's cache hard-links the packages the environments share (torch among them), so the
 shared files are on disk once.
 
@@ -31,13 +31,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENVS = ROOT / "training" / "configs" / "envs"
-OVERRIDES = ENVS / "overrides.txt"
 TRAINERS = ("trl", "verl", "openrlhf", "llamafactory")
 UV_VERSION = "0.13.8"
 PYTHON_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
 # The export the tests train on: small, but every split and task type has rows.
 EXPORT_PROGRAMS = 40
 EXPORT_SIZES = ("sft.io=12", "sft.oi=12", "rl.io_whitebox=16", "rl.oi=16", "eval.io_whitebox=4", "eval.oi=4")
+SYSTEM_PROMPT = "You are a careful Python execution tracer."
 OFFLINE_ENV = {
     "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
     "WANDB_MODE": "disabled", "TOKENIZERS_PARALLELISM": "false", "RAY_USAGE_STATS_ENABLED": "0",
@@ -85,9 +85,15 @@ def lock_file(name: str) -> Path:
     return ENVS / f"{name}.txt"
 
 
+def overrides(name: str) -> list[str]:
+    """`--override <name>.overrides.txt` when the trainer has one (packages dropped on CPU)."""
+    path = ENVS / f"{name}.overrides.txt"
+    return ["--override", str(path)] if path.exists() else []
+
+
 def env_key(name: str) -> str:
     digest = hashlib.sha256()
-    for part in (lock_file(name).read_bytes(), OVERRIDES.read_bytes(), PYTHON_VERSION.encode(),
+    for part in (lock_file(name).read_bytes(), PYTHON_VERSION.encode(),
                  platform.machine().encode(), UV_VERSION.encode()):
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()[:16]
@@ -110,6 +116,9 @@ def build(name: str) -> Path:
     _run([str(uv()), "pip", "sync", "--python", str(path / "bin" / "python"), *_find_links(), str(lock_file(name))],
          f"installing the {name} lock", env=env)
     done.write_text(f"built in {time.monotonic() - started:.0f} s\n")
+    for stale in cache_root().glob(f"{name}-py*-*"):  # older pins of this trainer
+        if stale != path:
+            shutil.rmtree(stale, ignore_errors=True)
     print(f"{name}: built {path} in {time.monotonic() - started:.0f} s", flush=True)
     return path
 
@@ -128,7 +137,7 @@ def install_rewards(env_dir: Path, wheel_dir: Path) -> Path:
 def lock(name: str) -> None:
     source = ENVS / f"{name}.in"
     _run([str(uv()), "pip", "compile", "--quiet", "--python-version", PYTHON_VERSION, "--python-platform",
-          "x86_64-manylinux_2_28", "--override", str(OVERRIDES), *_find_links(), "--no-header",
+          "x86_64-manylinux_2_28", *overrides(name), *_find_links(), "--no-header",
           "--output-file", str(lock_file(name)), str(source)], f"locking {name}", env=_uv_env())
 
 
@@ -147,6 +156,10 @@ def exports(dest: Path) -> Path:
             sizes = [arg for size in EXPORT_SIZES for arg in ("--size", size)]
             _run([cli, "export", "--format", fmt, *sizes, "--out", str(dest / fmt), "--overwrite"],
                  f"execsynth export --format {fmt}", env=env, stdout=out, stderr=subprocess.STDOUT)
+        # LLaMA-Factory maps a `system` column only when rows carry one: test both layouts
+        _run([cli, "export", "--format", "llamafactory", *sizes, "--system-prompt", SYSTEM_PROMPT,
+              "--out", str(dest / "llamafactory-system"), "--overwrite"],
+             "execsynth export --format llamafactory --system-prompt", env=env, stdout=out, stderr=subprocess.STDOUT)
     return dest
 
 

@@ -18,38 +18,20 @@ import pytest
 
 pytest.importorskip("openrlhf")
 
-from trainer_helpers import JUNK, MAX_REWARD  # noqa: E402
+from trainer_helpers import JUNK, MAX_REWARD, stand_in_gpu_only_packages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCH = ROOT / "training" / "configs" / "openrlhf_grpo.sh"
 REACHED_TRAIN = 86  # the probe's exit status once every check before training has passed
 
 # Runs `openrlhf.cli.train_ppo_ray` as `python -m` would, records the parsed arguments and
-# stops at `ray.init`, the first thing `train()` does. The module imports vLLM and flash-attn
-# at the top, and neither has a CPU build: when one is missing, an import finder serves
-# stand-in modules whose every name raises on use (nothing before `ray.init` calls into them).
+# stops at `ray.init`, the first thing `train()` does (vLLM and flash-attn, imported at the
+# top, get stand-ins when missing: nothing before `ray.init` calls into them).
 PROBE = """
-import importlib.abc, importlib.machinery, importlib.util, json, os, runpy, sys, types
-GPU_ONLY = {name for name in ("vllm", "flash_attn") if importlib.util.find_spec(name) is None}
-class Missing:
-    def __init__(self, *a, **k):
-        raise RuntimeError("this GPU-only package is not installed on this host")
-def lookup(attr):
-    if attr.startswith("__"):
-        raise AttributeError(attr)
-    return Missing
-class StandIns(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in GPU_ONLY:
-            return importlib.machinery.ModuleSpec(name, self, is_package=True)
-    def create_module(self, spec):
-        module = types.ModuleType(spec.name)
-        module.__getattr__ = lookup
-        module.__path__ = []
-        return module
-    def exec_module(self, module):
-        pass
-sys.meta_path.insert(0, StandIns())
+import json, os, runpy, sys
+sys.path.insert(0, os.environ["HELPERS_DIR"])
+from trainer_helpers import stand_in_gpu_only_packages
+stand_in_gpu_only_packages()
 import ray
 import openrlhf.utils.config as config
 real = config.hierarchize
@@ -82,7 +64,7 @@ def _shim(tmp_path: Path) -> Path:
 def _launch(exports: Path, tiny_model: Path, tmp_path: Path, *extra: str) -> tuple[subprocess.CompletedProcess, Path]:
     out = tmp_path / "args.json"
     env = {**os.environ, "PYTHON": str(_shim(tmp_path)), "DATA": str(exports / "openrlhf"), "MODEL": str(tiny_model),
-           "SAVE": str(tmp_path / "ckpt"), "PROBE_OUT": str(out)}
+           "SAVE": str(tmp_path / "ckpt"), "PROBE_OUT": str(out), "HELPERS_DIR": str(Path(__file__).parent)}
     done = subprocess.run(["bash", str(LAUNCH), *extra], env=env, capture_output=True, text=True, timeout=300)
     return done, out
 
@@ -109,8 +91,11 @@ def test_the_old_flat_flags_are_rejected(exports: Path, tiny_model: Path, tmp_pa
 
 
 def _args(parsed: dict):
+    """The parsed launch arguments as OpenRLHF's code reads them; its DeepSpeed strategy module
+    imports the models, which import flash-attn, so the GPU-only stand-ins go in first."""
     from openrlhf.utils.config import hierarchize
 
+    stand_in_gpu_only_packages()
     return hierarchize(argparse.Namespace(**parsed))
 
 

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 DEMO_PROGRAMS ?= 600
 
-.PHONY: web-assets install install-dev demo serve test test-fast test-production bench clean
+.PHONY: web-assets install install-dev demo serve test test-fast test-production test-trainers bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ test-fast: install-dev
 # Postgres database, `execsynth worker` + `execsynth serve`, batches over REST)
 test-production: web-assets
 	$(PYTHON) scripts/production_check.py
+
+# The trainer recipes on the CPU: TRL, verl, OpenRLHF, LLaMA-Factory, each in its own virtualenv
+# cached under ~/.cache/execsynth/trainers (training/README.md section 4). TRAINERS="trl verl" runs some.
+TRAINERS ?=
+test-trainers: install
+	EXECSYNTH_CLI=$(abspath $(BIN))/execsynth $(PYTHON) scripts/trainer_envs.py test $(TRAINERS)
 
 # Each benchmark prints its figures and the ratio to its issue's baseline or target.
 # BENCH_ARGS= (empty) runs the full sizes; the quick forms keep `make bench` to minutes.

@@ -90,7 +90,7 @@ def _completion_text(completion: Any) -> str:
 
 
 def reward_func(queries: list[str], prompts: list[str], labels: list[str], **options: Any) -> dict[str, Any]:
-    """OpenRLHF's `--remote_rm_url reward.py` hook: `queries` are prompt + response, `labels`
+    """OpenRLHF's `--reward.remote_url reward.py` hook: `queries` are prompt + response, `labels`
     the ground-truth strings (`--label_key`). Returns {"rewards", "scores", "extra_logs"} as
     torch tensors when torch is importable (as OpenRLHF expects), lists otherwise."""
     results = []

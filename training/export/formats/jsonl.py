@@ -58,14 +58,16 @@ class LlamaFactoryFormat(ChatLayout):
 
 class OpenRLHFFormat(SftSplitLayout):
     """RL splits: `input` (the prompt text) and `label` (the ground-truth string the reward
-    reads): `--input_key input --label_key label --remote_rm_url <training/rewards/__init__.py>`.
-    SFT splits: `input` and `output` (the target): `--input_key input --output_key output`."""
+    reads): `--data.input_key input --data.label_key label --reward.remote_url <training/rewards/__init__.py>`.
+    SFT splits: `input` and `output` (the target): `--data.input_key input --data.output_key output`
+    (OpenRLHF 0.11's flag spelling)."""
 
     name = "openrlhf"
     file_kind = "jsonl"
-    usage = ("OpenRLHF RL: `--prompt_data <dir>/rl.jsonl --input_key input --label_key label "
-             "--apply_chat_template` with `reward_func` from `training.rewards`. OpenRLHF SFT: "
-             "`--dataset <dir>/sft.jsonl --input_key input --output_key output --apply_chat_template`.")
+    usage = ("OpenRLHF RL: `--data.prompt_dataset <dir>/rl.jsonl --data.input_key input --data.label_key label "
+             "--data.apply_chat_template --reward.remote_url <installed training/rewards/__init__.py>` "
+             "(training/configs/openrlhf_grpo.sh). OpenRLHF SFT: `--data.dataset <dir>/sft.jsonl "
+             "--data.input_key input --data.output_key output --data.apply_chat_template`.")
 
     def record(self, item: ExportItem, system_prompt: str | None) -> dict[str, Any]:
         task, row = item.task, item.row

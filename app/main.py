@@ -12,6 +12,7 @@ from app.api import errors, health, stats, v1
 from app.api.body_limit import BodyLimit
 from app.api.schemas import ALWAYS
 from app.core.config import Settings, get_settings
+from app.web.docs import router as docs_router
 from app.web.router import router as dashboard_router
 
 
@@ -23,11 +24,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Synthesizes verified code-execution reasoning data (ExecVerify method).",
         lifespan=_lifespan,
         responses=ALWAYS,
+        docs_url=None,  # served from local files by app.web.docs
+        redoc_url=None,
     )
     app.state.settings = settings
     app.include_router(health.router)
     app.include_router(v1.router)
     app.include_router(dashboard_router)
+    app.include_router(docs_router)
     errors.install(app)
     app.add_middleware(BodyLimit, max_body_bytes=settings.api.max_body_bytes)
 

@@ -63,9 +63,10 @@ def get_export(row: Export = Depends(export_or_404)) -> ExportDetail:
     return service.detail(row)
 
 
-@router.get("/{export_id}/files/{name}", response_class=FileResponse, summary="Download one file of a finished export",
-            responses={200: {"content": {"application/octet-stream": {}}, "description": "the file"},
-                       **errors(404, 422, *AUTH_ERRORS)},
-            dependencies=[Depends(api_key)])
+@router.api_route("/{export_id}/files/{name}", methods=["GET", "HEAD"], response_class=FileResponse,
+                  summary="Download one file of a finished export (HEAD: its size and type only)",
+                  responses={200: {"content": {"application/octet-stream": {}}, "description": "the file"},
+                             **errors(404, 422, *AUTH_ERRORS)},
+                  dependencies=[Depends(api_key)])
 def download(name: str = Path(min_length=1, max_length=255), row: Export = Depends(export_or_404)) -> FileResponse:
     return FileResponse(service.file_path(row, name), filename=name, media_type="application/octet-stream")

@@ -109,6 +109,7 @@ class ExportRead(BaseModel):
     sample_count: int
     attempts: int
     error: str | None = Field(default=None, description="the last failure, kept after a successful retry")
+    warnings: list[str] = Field(default_factory=list, description="what the run gave less of than asked, e.g. an empty split")
     created_at: datetime
     finished_at: datetime | None = None
 

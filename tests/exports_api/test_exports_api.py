@@ -188,3 +188,26 @@ def test_openapi_documents_models_and_statuses(client) -> None:
     assert post["responses"]["202"]["content"]["application/json"]["schema"]["$ref"].endswith("/ExportRead")
     assert paths["/v1/exports/{export_id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/ExportDetail")
     assert {"200", "404"} <= set(paths["/v1/exports/{export_id}/files/{name}"]["get"]["responses"])
+
+
+@pytest.mark.parametrize(("change", "needle"), [
+    ({"levels": ["C9"]}, "unknown level(s) ['C9']"),
+    ({"batch_ids": [999999]}, "unknown batch id(s) [999999]"),
+])
+def test_unknown_levels_and_batches_are_422_before_a_row_is_written(client, auth, scope, exports_redis_url, change,
+                                                                     needle) -> None:
+    before = _count(scope)
+    response = client.post("/v1/exports", json={**ALL, **change}, headers=auth)
+    assert response.status_code == 422 and needle in response.json()["detail"], response.text
+    assert _count(scope) == before and _queued(exports_redis_url) == []
+
+
+def test_an_empty_split_is_a_warning_in_the_response(client, auth, scope, settings) -> None:
+    spec = {**ALL, "levels": ["custom"]}  # the filled data set has no custom level
+    detail = _done_export(client, auth, scope, settings, spec)
+    assert detail["status"] == "done" and detail["sample_count"] == 0
+    assert any(w.startswith("split 'all' is empty") for w in detail["warnings"]), detail["warnings"]
+    listed = client.get("/v1/exports", headers=auth).json()["items"]
+    assert next(e for e in listed if e["id"] == detail["id"])["warnings"] == detail["warnings"]
+    full = _done_export(client, auth, scope, settings)
+    assert full["sample_count"] > 0 and not any("is empty" in w for w in full["warnings"])

@@ -102,7 +102,7 @@ def _table(title: str, rows: dict[str, dict[str, int]]) -> list[str]:
 
 def render_card(*, fmt_name: str, usage: str, files: dict[str, str], stats: dict[str, SplitStats],
                 spec: dict[str, Any], code_version: dict[str, Any], batches: dict[int, dict[str, Any]],
-                contamination: dict[str, Any]) -> str:
+                contamination: dict[str, Any], warnings: Sequence[str] = ()) -> str:
     header = ["---", "configs:", "- config_name: default", "  data_files:"]
     for split, path in files.items():
         header += [f"  - split: {split}", f"    path: {path}"]
@@ -112,6 +112,7 @@ def render_card(*, fmt_name: str, usage: str, files: dict[str, str], stats: dict
         "Verified code-execution reasoning data (ExecVerify method): every answer was obtained "
         "by running the program in a sandbox, and splits never share a program or a "
         "near-duplicate cluster of programs.", "", "## Usage", "", usage, "",
+        *(["## Warnings", "", *[f"- {w}" for w in warnings], ""] if warnings else []),
         "## Counts", "",
         "| split | rows | programs | clusters |", "|---|---|---|---|",
         *[f"| {s} | {st.rows} | {st.programs} | {st.clusters} |" for s, st in stats.items()], "",

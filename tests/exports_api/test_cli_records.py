@@ -60,7 +60,7 @@ def test_unknown_levels_batches_and_benchmarks_are_one_line_errors_before_anythi
     before = _rows(scope)
     for args, needle in ((["--level", "C9"], "unknown level(s) ['C9']"),
                          (["--batch", "999999"], "unknown batch id(s) [999999]"),
-                         (["--benchmark", str(tmp_path / "nope.jsonl")], "nope.jsonl does not exist")):
+                         (["--benchmark", str(tmp_path / "nope.jsonl")], "benchmark file not found")):
         result = _cli(monkeypatch, filled_pg, tmp_path, "--out", str(tmp_path / "o"), *args)
         assert result.exit_code == 2, result.output
         text = " ".join(result.output.split())  # rich wraps long lines at the terminal width

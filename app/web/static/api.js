@@ -57,3 +57,45 @@ export async function allSamples(filters, cap = 10000) {
   } while (cursor && items.length < cap);
   return { items: items.slice(0, cap), truncated: Boolean(cursor) || items.length > cap };
 }
+
+/** A JSON request with the API key (POST a batch, cancel one); errors raise ApiError with the
+ * API's `{error, detail}` body, so callers can show the detail next to the form. */
+export async function sendJson(method, path, body = undefined) {
+  const key = getKey();
+  if (!key) throw new ApiError(401, { detail: "enter an API key first (execsynth apikey create --name me)" }, path);
+  const headers = { Accept: "application/json", Authorization: `Bearer ${key}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(new URL(path.replace(/^\//, ""), API_ROOT), {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let parsed = null;
+  try {
+    parsed = await response.json();
+  } catch (_) {
+    parsed = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, parsed, path);
+  return parsed;
+}
+
+/** Fetches a file that needs the key and hands it to the browser as a download. */
+export async function downloadFile(path, name) {
+  const response = await fetch(new URL(path.replace(/^\//, ""), API_ROOT), { headers: { Authorization: `Bearer ${getKey()}` } });
+  if (!response.ok) {
+    let parsed = null;
+    try {
+      parsed = await response.json();
+    } catch (_) {
+      parsed = null;
+    }
+    throw new ApiError(response.status, parsed, path);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}

@@ -8,12 +8,11 @@ import hashlib
 import uuid
 from datetime import datetime, timezone
 
-import httpx
 from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Export, Program, TeacherCall
 from app.db.session import get_engine
-from tests.dashboard.conftest import KEY_STORAGE, Live, open_dashboard, screenshot, wait_refreshed
+from tests.dashboard.conftest import KEY_STORAGE, Live, change_and_wait, chart_data, open_dashboard, screenshot, wait_refreshed
 
 BAD = "rgb(231, 111, 81)"
 
@@ -181,4 +180,18 @@ def test_the_log_axis_option_switches_the_count_charts(browser, live: Live, char
     assert page.evaluate(scale, "chart-level") == "logarithmic"  # kept across refreshes
     page.uncheck("#log-axis")
     assert page.evaluate(scale, "chart-type") == "linear"
+    assert console.errors == []
+
+
+def test_the_funnel_follows_the_type_and_level_filters(browser, live: Live, chart_library) -> None:
+    page, console = open_dashboard(browser, live)
+    overall = live.api("/v1/stats/funnel")["overall"]
+    sliced = live.api("/v1/stats/funnel", level="C2")["overall"]
+    assert [s["total"] for s in sliced] != [s["total"] for s in overall]  # the seeded data differ by level
+    change_and_wait(page, "#f-level", "C2")
+    shown = chart_data(page, "chart-funnel")
+    assert shown["datasets"][0]["data"] == [s["passed"] for s in sliced]
+    assert shown["datasets"][1]["data"] == [s["rejected"] for s in sliced]
+    change_and_wait(page, "#f-level", "")
+    assert chart_data(page, "chart-funnel")["datasets"][0]["data"] == [s["passed"] for s in overall]
     assert console.errors == []

@@ -130,7 +130,9 @@ export async function refresh({ samples = true } = {}) {
       renderBatches(details);
       await renderBatchPanel(details);
     });
-    await section("funnel", async () => renderFunnel(await getJson("/v1/stats/funnel"), filters.batch_id));
+    await section("funnel", async () => renderFunnel(await getJson("/v1/stats/funnel", {
+      type: filters.type, method: filters.method, level: filters.level, ...dateBounds(filters),
+    }), filters.batch_id));
     await section("difficulty", async () => {
       const { stats, note } = await difficultyFor(filters);
       view.difficulty = stats;

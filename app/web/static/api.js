@@ -36,14 +36,18 @@ export async function getJson(path, params = {}, { auth = false } = {}) {
     headers.Authorization = `Bearer ${key}`;
   }
   const response = await fetch(url, { headers });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch (_) {
-    body = null;
-  }
+  const body = await readBody(response);
   if (!response.ok) throw new ApiError(response.status, body, path);
   return body;
+}
+
+/** The JSON body of a response, or null when it has none. */
+async function readBody(response) {
+  try {
+    return await response.json();
+  } catch (_) {
+    return null;
+  }
 }
 
 /** Every page of /v1/samples for the filters, up to `cap` items (the API pages by cursor). */
@@ -68,12 +72,7 @@ export async function sendJson(method, path, body = undefined) {
   const response = await fetch(new URL(path.replace(/^\//, ""), API_ROOT), {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let parsed = null;
-  try {
-    parsed = await response.json();
-  } catch (_) {
-    parsed = null;
-  }
+  const parsed = await readBody(response);
   if (!response.ok) throw new ApiError(response.status, parsed, path);
   return parsed;
 }
@@ -81,15 +80,7 @@ export async function sendJson(method, path, body = undefined) {
 /** Fetches a file that needs the key and hands it to the browser as a download. */
 export async function downloadFile(path, name) {
   const response = await fetch(new URL(path.replace(/^\//, ""), API_ROOT), { headers: { Authorization: `Bearer ${getKey()}` } });
-  if (!response.ok) {
-    let parsed = null;
-    try {
-      parsed = await response.json();
-    } catch (_) {
-      parsed = null;
-    }
-    throw new ApiError(response.status, parsed, path);
-  }
+  if (!response.ok) throw new ApiError(response.status, await readBody(response), path);
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = url;

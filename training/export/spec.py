@@ -132,7 +132,7 @@ class ExportSpec:
         for name in self.benchmarks:
             path = Path(name)
             if not path.is_file():
-                raise ExportSpecError(f"benchmark file {name} does not exist or is not a file")
+                raise ExportSpecError(f"benchmark file not found: {name}")
             try:
                 with path.open("rb"):
                     pass

@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The dashboard's charting library comes from the npm registry at setup (never committed).
+# The dashboard's charting library and Swagger UI (/docs) come from the npm registry at setup (never committed).
 web-assets:
 	bash scripts/install_web_assets.sh
 

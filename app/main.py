@@ -6,12 +6,13 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 
-from app.api import health, stats, v1
+from app.api import errors, health, stats, v1
+from app.api.body_limit import BodyLimit
+from app.api.schemas import ALWAYS
 from app.core.config import Settings, get_settings
-from app.core.errors import DomainError
+from app.web.docs import router as docs_router
 from app.web.router import router as dashboard_router
 
 
@@ -22,16 +23,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=_version(),
         description="Synthesizes verified code-execution reasoning data (ExecVerify method).",
         lifespan=_lifespan,
+        responses=ALWAYS,
+        docs_url=None,  # served from local files by app.web.docs
+        redoc_url=None,
     )
     app.state.settings = settings
     app.include_router(health.router)
     app.include_router(v1.router)
     app.include_router(dashboard_router)
-
-    @app.exception_handler(DomainError)
-    async def _domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "detail": exc.detail}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+    app.include_router(docs_router)
+    errors.install(app)
+    app.add_middleware(BodyLimit, max_body_bytes=settings.api.max_body_bytes)
 
     return app
 

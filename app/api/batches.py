@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 
 from app.api.deps import api_key, db_session, presented_key, rate_limiter
 from app.api.schemas import AUTH_ERRORS, errors
+from app.api.strict_json import StrictJsonRoute
 from app.apikeys.service import Principal
 from app.batches import service
 from app.batches.intake import BatchIntake
@@ -15,7 +16,7 @@ from app.core.errors import DomainError
 from app.core.ratelimit import RateLimiter
 from app.db.models import Batch
 
-router = APIRouter(prefix="/batches", tags=["batches"])
+router = APIRouter(prefix="/batches", tags=["batches"], route_class=StrictJsonRoute)
 BatchId = Path(ge=1, le=2**63 - 1, description="batch id")
 
 
@@ -45,7 +46,7 @@ def batch_or_404(batch_id: int = BatchId, session: Session = Depends(db_session)
     "", response_model=BatchRead, status_code=status.HTTP_202_ACCEPTED,
     summary="Queue a batch over a slice of the constraint grid",
     responses={200: {"model": BatchRead, "description": "a retry with a used Idempotency-Key: the batch it created"},
-               **errors(400, 409, 415, 422, *AUTH_ERRORS)},
+               **errors(400, 409, 413, 415, 422, *AUTH_ERRORS)},
     dependencies=[Depends(require_json)],
 )
 async def create_batch(

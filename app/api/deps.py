@@ -59,6 +59,7 @@ async def presented_key(
 
 
 async def api_key(
+    request: Request,
     presented: str | None = Depends(presented_key),
     settings: Settings = Depends(settings_dep),
     limiter: RateLimiter = Depends(rate_limiter),
@@ -70,7 +71,23 @@ async def api_key(
     a session of their own, so a route's own session never waits on them."""
     if presented is None:
         return None
-    return await run_in_threadpool(_authorize, settings, limiter, presented)
+    principal = await run_in_threadpool(_authorize, settings, limiter, presented)
+    request.state.key_checked = True
+    return principal
+
+
+async def authorize_once(request: Request) -> None:
+    """The key check of `api_key` for a request that failed before its dependencies ran (an
+    invalid body): raises the 401/403/429 the key earns."""
+    settings = request.app.state.settings
+    if not settings.api.require_api_key:
+        return
+    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
+    presented = credentials.strip() if scheme.lower() == "bearer" else request.headers.get("x-api-key")
+    if not presented:
+        raise auth_error(Unauthorized(MISSING_KEY))
+    await run_in_threadpool(_authorize, settings, await rate_limiter(request), presented)
+    request.state.key_checked = True
 
 
 def _authorize(settings: Settings, limiter: RateLimiter, presented: str) -> Principal:

@@ -10,13 +10,14 @@ from sqlalchemy.orm import Session
 from app.api.batches import require_json
 from app.api.deps import api_key, db_session, settings_dep
 from app.api.schemas import AUTH_ERRORS, errors
+from app.api.strict_json import StrictJsonRoute
 from app.apikeys.service import Principal
 from app.core.config import Settings
 from app.db.models import Export
 from app.exports import service
 from app.exports.schemas import ExportCreate, ExportDetail, ExportKind, ExportPage, ExportRead, ExportStatus
 
-router = APIRouter(prefix="/exports", tags=["exports"])
+router = APIRouter(prefix="/exports", tags=["exports"], route_class=StrictJsonRoute)
 ExportId = Path(ge=1, le=2**63 - 1, description="export id")
 
 
@@ -27,7 +28,7 @@ def export_or_404(export_id: int = ExportId, session: Session = Depends(db_sessi
 @router.post(
     "", response_model=ExportRead, status_code=status.HTTP_202_ACCEPTED,
     summary="Queue an export of curated splits in a trainer's format",
-    responses=errors(400, 415, 422, *AUTH_ERRORS), dependencies=[Depends(require_json)],
+    responses=errors(400, 413, 415, 422, *AUTH_ERRORS), dependencies=[Depends(require_json)],
 )
 def create_export(
     body: ExportCreate,
@@ -62,9 +63,10 @@ def get_export(row: Export = Depends(export_or_404)) -> ExportDetail:
     return service.detail(row)
 
 
-@router.get("/{export_id}/files/{name}", response_class=FileResponse, summary="Download one file of a finished export",
-            responses={200: {"content": {"application/octet-stream": {}}, "description": "the file"},
-                       **errors(404, 422, *AUTH_ERRORS)},
-            dependencies=[Depends(api_key)])
+@router.api_route("/{export_id}/files/{name}", methods=["GET", "HEAD"], response_class=FileResponse,
+                  summary="Download one file of a finished export (HEAD: its size and type only)",
+                  responses={200: {"content": {"application/octet-stream": {}}, "description": "the file"},
+                             **errors(404, 422, *AUTH_ERRORS)},
+                  dependencies=[Depends(api_key)])
 def download(name: str = Path(min_length=1, max_length=255), row: Export = Depends(export_or_404)) -> FileResponse:
     return FileResponse(service.file_path(row, name), filename=name, media_type="application/octet-stream")

@@ -103,16 +103,24 @@ def _utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=timezone.utc)
 
 
-@router.get("/funnel", response_model=FunnelStats, summary="Funnel counts overall and per recent batch",
+@router.get("/funnel", response_model=FunnelStats,
+            summary="Funnel counts overall and per recent batch, of a type/method/level/date slice",
             responses=errors(422))
 async def funnel(
     request: Request,
     batches: int = Query(default=DEFAULT_FUNNEL_BATCHES, ge=0, le=1000, description="how many recent batches to list"),
+    type: str | None = Query(default=None, max_length=32, pattern=NO_NUL, description="only this constraint type"),
+    method: str | None = Query(default=None, max_length=64, pattern=NO_NUL, description="only this constraint method"),
+    level: str | None = Query(default=None, max_length=16, pattern=NO_NUL, description="only this level"),
+    created_from: datetime | None = Query(default=None, description="rows created at or after (ISO 8601)"),
+    created_to: datetime | None = Query(default=None, description="rows created before (ISO 8601)"),
     cache: SnapshotCache = Depends(stats_cache),
 ) -> Response:
-    body = cache.peek(service.funnel_key(batches))
+    slice_ = {k: v for k, v in (("type_", type), ("method", method), ("level", level),
+                                ("created_from", _utc(created_from)), ("created_to", _utc(created_to))) if v is not None}
+    body = cache.peek(service.funnel_key(batches, slice_))
     if body is None:
-        body = await _in_thread(request, lambda sessions: service.funnel_json(sessions, cache, batches))
+        body = await _in_thread(request, lambda sessions: service.funnel_json(sessions, cache, batches, slice_))
     return Response(body, media_type="application/json")
 
 

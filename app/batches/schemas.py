@@ -7,6 +7,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.money import Usd
 from workers.pipeline.batch_spec import BatchSpec
 from workers.pipeline.lifecycle import BatchStatus
 
@@ -49,8 +50,8 @@ class BatchDetail(BatchRead):
     samples_accepted: int
     prompt_tokens: int
     completion_tokens: int
-    cost_usd: float
-    cost_per_accepted_usd: float | None = None
+    cost_usd: Usd
+    cost_per_accepted_usd: Usd | None = None
     accepted_per_minute: float | None = Field(default=None, description="since started_at")
     eta_seconds: float | None = Field(default=None, description="from the program rate; null when unknown or finished")
 

@@ -41,6 +41,7 @@ class ApiSettings(BaseModel):
     port: int = Field(default=8000, ge=1, le=65535)
     require_api_key: bool = True
     rate_limit_per_minute: int = Field(default=600, ge=1)
+    max_body_bytes: int = Field(default=1 << 20, ge=1024, le=1 << 30, description="larger request bodies get 413 unread")
 
 
 class ExportSettings(BaseModel):

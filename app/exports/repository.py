@@ -142,3 +142,12 @@ def accepted_in_window(session: Session, start: datetime | None, end: datetime) 
     if start is not None:
         stmt = stmt.where(Sample.created_at >= start)
     return session.scalar(stmt) or 0
+
+
+def missing_batch_ids(session: Session, batch_ids: list[int] | tuple[int, ...]) -> list[int]:
+    """The ids of `batch_ids` that name no batch."""
+    wanted = set(batch_ids)
+    if not wanted:
+        return []
+    found = set(session.scalars(select(Batch.id).where(Batch.id.in_(wanted))))
+    return sorted(wanted - found)

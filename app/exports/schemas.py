@@ -5,7 +5,7 @@ has the last word. Benchmark files are server paths, so they are refused over th
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
@@ -42,7 +42,7 @@ class ExportCreate(BaseModel):
     sizes: dict[str, int | None] = Field(default_factory=dict, max_length=48,
                                          description='"SPLIT.TASK": count overrides, e.g. {"rl.oi": 1000}; null: all')
     write: list[str] = Field(default_factory=list, max_length=16, description="splits to write; empty: all")
-    batch_ids: list[int] = Field(default_factory=list, max_length=10_000)
+    batch_ids: list[Annotated[int, Field(ge=1, le=2**63 - 1)]] = Field(default_factory=list, max_length=10_000)
     levels: list[str] = Field(default_factory=list, max_length=64)
     seed: int = Field(default=0, ge=0, le=2**63 - 1)
     curriculum: bool = False
@@ -109,6 +109,7 @@ class ExportRead(BaseModel):
     sample_count: int
     attempts: int
     error: str | None = Field(default=None, description="the last failure, kept after a successful retry")
+    warnings: list[str] = Field(default_factory=list, description="what the run gave less of than asked, e.g. an empty split")
     created_at: datetime
     finished_at: datetime | None = None
 

@@ -36,8 +36,21 @@ def validated_spec(body: ExportCreate) -> ExportSpec:
         raise InvalidExportSpec(str(exc)) from None
 
 
+def check_references(session: Session, spec: ExportSpec) -> None:
+    """What the spec names exists: its batches here, its benchmark files on this machine. Run
+    before any row or file is written, so a typo is refused, not a run with 0 rows."""
+    missing = repo.missing_batch_ids(session, spec.batch_ids)
+    if missing:
+        raise InvalidExportSpec(f"unknown batch id(s) {missing[:20]}: no such batch")
+    try:
+        spec.check_files()
+    except ExportSpecError as exc:
+        raise InvalidExportSpec(str(exc)) from None
+
+
 def create(session: Session, settings: Settings, body: ExportCreate, api_key_id: int | None) -> Export:
     spec = validated_spec(body)
+    check_references(session, spec)
     row = repo.add(session, Export(kind="manual", format=spec.format, spec=spec.to_dict(), status="pending",
                                    files=[], sample_count=0, attempts=0, api_key_id=api_key_id))
     send_after_commit(session, settings, RUN_EXPORT, row.id)
@@ -67,7 +80,8 @@ def detail(row: Export) -> ExportDetail:
 def _fields(row: Export) -> dict:
     names = ("id", "kind", "format", "status", "spec", "window_start", "window_end", "sample_count",
              "attempts", "error", "created_at", "finished_at")
-    return {**{n: getattr(row, n) for n in names}, "files": _files(row)}
+    return {**{n: getattr(row, n) for n in names}, "files": _files(row),
+            "warnings": list((row.manifest or {}).get("warnings", []))}
 
 
 def list_page(session: Session, limit: int, offset: int, kind: str | None, status: str | None,

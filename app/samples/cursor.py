@@ -9,6 +9,7 @@ import binascii
 from app.core.errors import DomainError
 
 _VERSION = "s1"
+MAX_ID = 2**63 - 1  # ids are bigint columns
 
 
 class BadCursor(DomainError):
@@ -24,7 +25,7 @@ def decode(cursor: str) -> int:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
         version, _, value = raw.partition(":")
-        if version != _VERSION or not value.isdigit() or len(value) > 19:
+        if version != _VERSION or not value.isdigit() or len(value) > 19 or int(value) > MAX_ID:
             raise ValueError(raw)
         return int(value)
     except (ValueError, binascii.Error, UnicodeDecodeError):

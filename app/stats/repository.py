@@ -5,13 +5,14 @@ GROUP BY per table over the (batch_id, status, reject_reason) index."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Batch, Sample, TeacherCall
+from app.db.models import Batch, Program, Sample, TeacherCall
 
 
 def difficulty_groups(session: Session, batch_id: int | None, status: str | None) -> list[tuple]:
@@ -47,9 +48,21 @@ def feature_means(session: Session, names: Sequence[str], *, batch_id: int | Non
     return [tuple(r) for r in session.execute(query)]
 
 
-def funnel_groups(session: Session, model: type) -> list[tuple[int, str, str | None, int]]:
-    query = select(model.batch_id, model.status, model.reject_reason, func.count()).group_by(
-        model.batch_id, model.status, model.reject_reason)
+def _sliced(query, model: type, slice_: Mapping[str, Any]):
+    """Rows of the grid slice {type_, method, level, created_from, created_to} (None: any)."""
+    for column, key in (("constraint_type", "type_"), ("constraint_method", "method"), ("level", "level")):
+        if slice_.get(key) is not None:
+            query = query.where(getattr(model, column) == slice_[key])
+    if slice_.get("created_from") is not None:
+        query = query.where(model.created_at >= slice_["created_from"])
+    if slice_.get("created_to") is not None:
+        query = query.where(model.created_at < slice_["created_to"])
+    return query
+
+
+def funnel_groups(session: Session, model: type, slice_: Mapping[str, Any] | None = None) -> list[tuple[int, str, str | None, int]]:
+    query = select(model.batch_id, model.status, model.reject_reason, func.count())
+    query = _sliced(query, model, slice_ or {}).group_by(model.batch_id, model.status, model.reject_reason)
     return [tuple(r) for r in session.execute(query)]  # type: ignore[misc]
 
 
@@ -58,9 +71,15 @@ def recent_batches(session: Session, limit: int) -> list[tuple[int, str]]:
     return [tuple(r) for r in session.execute(select(Batch.id, Batch.status).order_by(Batch.id.desc()).limit(limit))]  # type: ignore[misc]
 
 
-def teacher_groups(session: Session) -> list[tuple[int, int, int]]:
-    """(batch_id, calls, ok calls)."""
-    rows = session.execute(
-        select(TeacherCall.batch_id, func.count(), func.count().filter(TeacherCall.status == "ok"))
-        .group_by(TeacherCall.batch_id))
+def teacher_groups(session: Session, slice_: Mapping[str, Any] | None = None) -> list[tuple[int, int, int]]:
+    """(batch_id, calls, ok calls). With a type/method/level slice, the calls that wrote a
+    program of the slice (a call that failed wrote none, so it is counted only unsliced)."""
+    slice_ = slice_ or {}
+    query = select(TeacherCall.batch_id, func.count(TeacherCall.id.distinct()),
+                   func.count(TeacherCall.id.distinct()).filter(TeacherCall.status == "ok"))
+    if any(slice_.get(k) is not None for k in ("type_", "method", "level")):
+        query = _sliced(query.join(Program, Program.teacher_call_id == TeacherCall.id), Program,
+                        {k: slice_.get(k) for k in ("type_", "method", "level")})
+    query = _sliced(query, TeacherCall, {k: slice_.get(k) for k in ("created_from", "created_to")})
+    rows = session.execute(query.group_by(TeacherCall.batch_id))
     return [tuple(r) for r in rows]  # type: ignore[misc]

@@ -113,13 +113,14 @@ def features_json(sessions: Sessions, cache: SnapshotCache, filters: dict) -> by
     return cache.get(features_key(filters), compute)
 
 
-def _funnel(session: Session, limit: int, max_age_s: float) -> FunnelStats:
+def _funnel(session: Session, limit: int, max_age_s: float, slice_: dict | None = None) -> FunnelStats:
     programs: dict[int, list] = defaultdict(list)
     samples: dict[int, list] = defaultdict(list)
-    for rows, into in ((repo.funnel_groups(session, Program), programs), (repo.funnel_groups(session, Sample), samples)):
+    for rows, into in ((repo.funnel_groups(session, Program, slice_), programs),
+                       (repo.funnel_groups(session, Sample, slice_), samples)):
         for batch_id, status, reason, n in rows:
             into[batch_id].append((status, reason, n))
-    teacher = {b: {"total": t, "ok": ok} for b, t, ok in repo.teacher_groups(session)}
+    teacher = {b: {"total": t, "ok": ok} for b, t, ok in repo.teacher_groups(session, slice_)}
     overall_teacher = {"total": sum(v["total"] for v in teacher.values()), "ok": sum(v["ok"] for v in teacher.values())}
     overall = funnel_stages(overall_teacher, [r for v in programs.values() for r in v], [r for v in samples.values() for r in v])
     batches = [
@@ -129,13 +130,17 @@ def _funnel(session: Session, limit: int, max_age_s: float) -> FunnelStats:
     return FunnelStats(overall=overall, batches=batches, computed_at=datetime.now(timezone.utc), max_age_s=max_age_s)
 
 
-def funnel_key(limit: int) -> tuple:
-    return ("funnel", limit)
+def funnel_key(limit: int, slice_: dict | None = None) -> tuple:
+    return ("funnel", limit, *sorted((slice_ or {}).items()))
 
 
-def funnel_json(sessions: Sessions, cache: SnapshotCache, limit: int) -> bytes:
+def funnel_json(sessions: Sessions, cache: SnapshotCache, limit: int, slice_: dict | None = None) -> bytes:
+    """The funnel overall and per recent batch, of the grid slice {type_, method, level,
+    created_from, created_to} (values None: unfiltered)."""
+    slice_ = {k: v for k, v in (slice_ or {}).items() if v is not None}
+
     def compute() -> bytes:
         with sessions() as session:
-            return _funnel(session, limit, cache.ttl_s).model_dump_json().encode()
+            return _funnel(session, limit, cache.ttl_s, slice_).model_dump_json().encode()
 
-    return cache.get(funnel_key(limit), compute)
+    return cache.get(funnel_key(limit, slice_), compute)

@@ -77,6 +77,7 @@ def export(
         spec = ExportSpec.from_dict(data).with_sizes(_parse_sizes(size))
     except ExportSpecError as exc:
         fail(str(exc), 2)
+    _check_references(settings, spec)
     if out is None:
         digest = hashlib.sha256(json.dumps(spec.to_dict(), sort_keys=True).encode()).hexdigest()[:12]
         out = settings.exports_dir / f"{spec.format}-{digest}"
@@ -84,9 +85,23 @@ def export(
     for f in result.files:
         rows = "" if f["rows"] is None else f"{f['rows']:>9} rows  "
         console.print(f"  {f['path']:<22} {rows}{f['bytes']:>12} bytes  sha256 {f['sha256'][:16]}")
+    for warning in result.manifest.get("warnings", []):
+        console.print(f"[yellow]warning:[/yellow] {warning}")
     typer.echo(json.dumps({"export_id": result.id, "out_dir": result.out_dir, "samples": result.sample_count,
                            "content_sha256": result.manifest["content_sha256"],
                            "seconds": round((result.finished_at - result.created_at).total_seconds(), 2)}))
+
+
+def _check_references(settings, spec) -> None:
+    """Unknown batches and missing benchmark files are one-line errors before anything runs."""
+    from app.db.session import session_scope
+    from app.exports.service import InvalidExportSpec, check_references
+
+    try:
+        with session_scope(settings.database_url) as session:
+            check_references(session, spec)
+    except InvalidExportSpec as exc:
+        fail(exc.detail, 2)
 
 
 def run_recorded(settings, spec, out: Path, overwrite: bool):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+from sqlalchemy import select
+
 from app.db.session import session_scope
 from app.stats.cache import SnapshotCache
 from tests.api.factory import add_program, add_sample, add_teacher_calls, make_batch
@@ -239,3 +241,37 @@ def test_constraints_catalog(client) -> None:
     zips = client.get("/v1/constraints", params={"type": "zip"}).json()
     assert zips["total"] == 1 and zips["entries"][0]["type"] == "zip"
     assert client.get("/v1/constraints", params={"type": "nope"}).json()["total"] == 0
+
+
+def test_funnel_respects_type_method_level_and_date_filters(client, migrated_pg) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from app.db.models import Program, TeacherCall
+
+    batch_id = make_batch(migrated_pg)
+    add_teacher_calls(migrated_pg, batch_id, ok=2, errors=1)
+    split = add_program(migrated_pg, batch_id, 0, type_="str", method="split", level="C1")
+    append = add_program(migrated_pg, batch_id, 1, type_="list", method="append", level="C3")
+    add_program(migrated_pg, batch_id, 2, status="rejected", reason="constraint_mismatch", type_="list",
+                method="append", level="C3")
+    add_sample(migrated_pg, batch_id, split, 0)
+    add_sample(migrated_pg, batch_id, append, 0, type_="list", method="append", level="C3")
+    add_sample(migrated_pg, batch_id, append, 1, status="rejected", reason="too_easy", type_="list", method="append", level="C3")
+    with session_scope(migrated_pg) as session:
+        calls = session.scalars(select(TeacherCall.id).where(TeacherCall.batch_id == batch_id,
+                                                             TeacherCall.status == "ok").order_by(TeacherCall.id)).all()
+        session.get(Program, split).teacher_call_id = calls[0]
+        session.get(Program, append).teacher_call_id = calls[1]
+
+    def stages(**params) -> dict:
+        body = client.get("/v1/stats/funnel", params={"batches": 5, **params})
+        assert body.status_code == 200, body.text
+        mine = next(b for b in body.json()["batches"] if b["batch_id"] == batch_id)
+        return {s["stage"]: (s["total"], s["passed"], s["rejected"]) for s in mine["funnel"]}
+
+    assert stages() == {"teacher_calls": (3, 2, 1), "programs": (3, 2, 1), "samples": (3, 2, 1)}
+    assert stages(type="list") == {"teacher_calls": (1, 1, 0), "programs": (2, 1, 1), "samples": (2, 1, 1)}
+    assert stages(level="C1", method="split") == {"teacher_calls": (1, 1, 0), "programs": (1, 1, 0), "samples": (1, 1, 0)}
+    assert stages(type="dict")["programs"] == (0, 0, 0)
+    later = (datetime.now(timezone.utc) + timedelta(days=1)).isoformat()
+    assert stages(created_from=later) == {"teacher_calls": (0, 0, 0), "programs": (0, 0, 0), "samples": (0, 0, 0)}

@@ -8,6 +8,7 @@ from fastapi.testclient import TestClient
 
 from app.core.config import Settings
 from app.main import create_app
+from app.web import docs as web_docs
 from app.web import router as web
 from tests.dashboard.conftest import Live
 
@@ -33,10 +34,10 @@ def test_page_and_assets_are_served_with_their_types(live: Live, chart_library) 
 def test_only_plain_asset_names_inside_the_static_folder_resolve(live: Live, name: str) -> None:
     response = httpx.get(f"{live.base}/dashboard/static/{name}")
     assert response.status_code == 404
-    # names with a slash never reach the route (Starlette's own 404); the rest are refused by it
-    assert response.json() in ({"detail": "Not Found"}, {"error": "not_found", "detail": f"no dashboard asset {name!r}"})
+    # names with a slash never reach the route (Starlette's own 404, in the same error shape)
+    assert response.json()["error"] == "not_found"
     if "%2F" not in name:
-        assert response.json()["error"] == "not_found"
+        assert response.json() == {"error": "not_found", "detail": f"no dashboard asset {name!r}"}
 
 
 def test_missing_library_answers_with_the_install_command(tmp_path, monkeypatch) -> None:
@@ -54,3 +55,37 @@ def test_dashboard_is_in_the_openapi_document_but_assets_are_not(live: Live) -> 
     paths = httpx.get(live.base + "/openapi.json").json()["paths"]
     assert "/dashboard" in paths
     assert not [p for p in paths if p.startswith("/dashboard/")]
+
+
+def test_docs_are_served_from_local_files(live: Live) -> None:
+    page = httpx.get(live.base + "/docs")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "http" not in page.text.replace('http-equiv', '')  # no CDN: every asset is relative to this server
+    for name, kind in web_docs.SWAGGER_FILES.items():
+        asset = httpx.get(f"{live.base}/docs/vendor/{name}")
+        assert asset.status_code == 200 and asset.headers["content-type"].startswith(kind), name
+        assert asset.content == (web.VENDOR_DIR / name).read_bytes()
+    assert httpx.get(live.base + "/docs/vendor/..%2Fchart.umd.js").status_code == 404
+    assert httpx.get(live.base + "/docs/vendor/chart.umd.js").json()["error"] == "not_found"
+
+
+def test_docs_render_the_operations_with_the_internet_cut_off(browser, live: Live) -> None:
+    if not (web.VENDOR_DIR / "swagger-ui-bundle.js").is_file():
+        pytest.fail("app/web/vendor/swagger-ui-bundle.js is missing: run scripts/install_web_assets.sh (needs npm)")
+    context = browser.new_context()
+    outside: list[str] = []
+
+    def only_this_server(route) -> None:
+        if route.request.url.startswith(live.base):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_this_server)
+    page = context.new_page()
+    page.goto(live.base + "/docs")
+    page.wait_for_selector(".opblock-summary-path[data-path='/v1/teachers']", timeout=30000)
+    assert page.locator(".opblock").count() > 10
+    assert outside == []
+    context.close()

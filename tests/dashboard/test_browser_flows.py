@@ -81,6 +81,7 @@ def test_without_a_key_public_panels_work_and_a_saved_key_unlocks_samples(browse
     page.click("#refresh-now")
     page.wait_for_function("() => document.getElementById('notices').textContent.includes('unknown API key')")
     assert "HTTP 401" in page.inner_text("#notices")
+    assert page.get_attribute("#key-state", "data-state") == "invalid" and "ok" not in page.get_attribute("#key-state", "class")
 
 
 def test_auto_refresh_picks_up_a_new_batch(browser, live: Live, chart_library) -> None:
@@ -129,7 +130,8 @@ def test_export_runs_are_listed(browser, live: Live, chart_library) -> None:
     shown = page.locator(f'#exports tr[data-export="{export_id}"]')
     assert shown.count() == 1
     cells = shown.locator("td").all_inner_texts()
-    assert cells[:4] == [f"#{export_id}", "incremental", "verl", "failed"]
+    assert cells[:3] == [f"#{export_id}", "incremental", "verl"] and cells[3].startswith("failed")
+    assert shown.locator("[data-field=error]").inner_text() == "disk full"  # inline, not in a tooltip
     assert cells[4] == "2026-11-28 02:00 → 2026-11-29 02:00" and cells[6] == "2"
     listed = live.api("/v1/exports", limit=20)
     assert page.locator("#exports tr[data-export]").count() == len(listed["items"])

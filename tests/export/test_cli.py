@@ -54,4 +54,6 @@ def test_cli_rejects_bad_requests_with_one_line(env):
     bad_split = CliRunner().invoke(app, ["--format", "verl", "--split", "train"])
     assert bad_split.exit_code == 2 and "unknown split" in _flat(bad_split.output)
     missing = CliRunner().invoke(app, ["--format", "verl", "--benchmark", str(env / "nope.jsonl"), "--out", str(env / "y")])
-    assert missing.exit_code == 1 and "benchmark file not found" in _flat(missing.output)
+    # refused before anything runs (exit 2, like the other usage errors), not reported after the run
+    assert missing.exit_code == 2 and "benchmark file not found" in _flat(missing.output)
+    assert not (env / "y").exists()

@@ -46,3 +46,36 @@ def test_a_failed_cli_export_is_a_failed_row(monkeypatch, filled_pg, tmp_path, s
         row = session.scalars(select(Export).where(Export.out_dir == str(out))).one()
         assert (row.status, row.kind) == ("failed", "manual") and "OutputDirError" in row.error and row.finished_at
     assert (out / "mine.txt").read_text() == "keep me"
+
+
+def _rows(scope) -> int:
+    from sqlalchemy import func
+
+    with scope() as session:
+        return session.scalar(select(func.count()).select_from(Export))
+
+
+def test_unknown_levels_batches_and_benchmarks_are_one_line_errors_before_anything_runs(
+        monkeypatch, filled_pg, tmp_path, scope) -> None:
+    before = _rows(scope)
+    for args, needle in ((["--level", "C9"], "unknown level(s) ['C9']"),
+                         (["--batch", "999999"], "unknown batch id(s) [999999]"),
+                         (["--benchmark", str(tmp_path / "nope.jsonl")], "benchmark file not found")):
+        result = _cli(monkeypatch, filled_pg, tmp_path, "--out", str(tmp_path / "o"), *args)
+        assert result.exit_code == 2, result.output
+        text = " ".join(result.output.split())  # rich wraps long lines at the terminal width
+        assert text.startswith("error: ") and needle in text and "Traceback" not in text, result.output
+    assert _rows(scope) == before and not (tmp_path / "o").exists()
+
+
+def test_an_empty_split_is_a_warning_in_the_cli_the_manifest_and_the_card(monkeypatch, filled_pg, tmp_path) -> None:
+    out = tmp_path / "out"
+    result = _cli(monkeypatch, filled_pg, tmp_path, "--out", str(out), "--split", "eval", "--size", "eval.oi=3",
+                  "--level", "custom")  # the filled data set has no custom level: eval gets nothing
+    assert result.exit_code == 0, result.output
+    warning = "split 'eval' is empty"
+    assert f"warning: {warning}" in " ".join(result.output.split())
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert any(w.startswith(warning) for w in manifest["warnings"])
+    card = (out / "README.md").read_text()
+    assert "## Warnings" in card and warning in card

@@ -132,7 +132,8 @@ def _share(part: int, whole: int) -> str:
 
 def render_card(*, fmt_name: str, usage: str, files: dict[str, str], stats: dict[str, SplitStats],
                 spec: dict[str, Any], code_version: dict[str, Any], batches: dict[int, dict[str, Any]],
-                contamination: dict[str, Any], sft_splits: tuple[str, ...] = ()) -> str:
+                contamination: dict[str, Any], sft_splits: tuple[str, ...] = (),
+                warnings: Sequence[str] = ()) -> str:
     """`sft_splits`: splits written in an SFT layout that differs from the other splits'
     (one `datasets` config holds one layout): they get a config of their own, `sft`."""
     groups = {"default": {s: p for s, p in files.items() if s not in sft_splits},
@@ -152,6 +153,7 @@ def render_card(*, fmt_name: str, usage: str, files: dict[str, str], stats: dict
         "near-duplicate cluster of programs.", "", "## Usage", "", usage, "",
         *([f"Split(s) {', '.join(sft_splits)} are in the trainer's SFT layout, a `datasets` config "
            "of their own: `load_dataset(<dir>, 'sft')`.", ""] if sft_splits and groups["default"] else []),
+        *(["## Warnings", "", *[f"- {w}" for w in warnings], ""] if warnings else []),
         "## Counts", "",
         "| split | rows | programs | clusters |", "|---|---|---|---|",
         *[f"| {s} | {st.rows} | {st.programs} | {st.clusters} |" for s, st in stats.items()], "",

@@ -34,6 +34,7 @@ from training.export.parallel import ChunkRunner, worker_count
 from training.export.prefetch import read_ahead
 from training.export.spec import ExportSpec
 from training.export.splits import Item, SplitPlan, build_splits
+from training.export.warnings import split_warnings
 from training.export.writers import JsonlSink, ParquetSink, file_digest
 from training.prompts import TEMPLATE_VERSIONS
 from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
@@ -169,10 +170,13 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
     version = version or code_version()
     layouts = {f.split: fmt.carries_targets(f.split) for f in written}
     sft_splits = tuple(s for s, t in layouts.items() if t) if len(set(layouts.values())) > 1 else ()
+    split_summary = {s.name: {"written": s in spec.written_splits, "requested": plan.requested[s.name],
+                              "produced": plan.counts[s.name], **stats[s.name].to_dict()} for s in spec.splits}
+    warnings = split_warnings(split_summary, plan.available)
     card = render_card(fmt_name=fmt.name, usage=fmt.usage, files={f.split: f.path for f in written},
                        sft_splits=sft_splits,
                        stats={s.name: stats[s.name] for s in spec.written_splits}, spec=spec.to_dict(),
-                       code_version=version, batches=batches, contamination=contamination)
+                       code_version=version, batches=batches, contamination=contamination, warnings=warnings)
     (out / CARD).write_text(card, encoding="utf-8")
     files = _describe_files(out, written, [*fmt.side_files(written, spec.system_prompt), CARD])
     manifest = {
@@ -180,8 +184,7 @@ def run_export(session: Session, spec: ExportSpec, out_dir: str | Path, *,
         "spec_sha256": hashlib.sha256(json.dumps(spec.to_dict(), sort_keys=True).encode()).hexdigest(),
         "code_version": version, "files": files,
         "content_sha256": hashlib.sha256("".join(f["sha256"] for f in files).encode()).hexdigest(),
-        "splits": {s.name: {"written": s in spec.written_splits, "requested": plan.requested[s.name],
-                            "produced": plan.counts[s.name], **stats[s.name].to_dict()} for s in spec.splits},
+        "splits": split_summary, "warnings": warnings,
         "candidates": plan.available, "unassigned_clusters": plan.unassigned_clusters,
         "batches": {str(k): v for k, v in batches.items()}, "contamination": contamination,
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from training.export.errors import ExportSpecError
@@ -71,6 +72,8 @@ def _reference_splits() -> tuple[SplitSpec, ...]:
 
 
 PRESETS = {"reference": _reference_splits}
+# the level names a program row can hold: the six standard ones and "custom" (knob levels)
+LEVELS = ("C1", "C2", "C3", "C4", "C5", "C6", "custom")
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,11 @@ class ExportSpec:
         unknown = [w for w in self.write if w not in names]
         if unknown:
             raise ExportSpecError(f"unknown split(s) {unknown} (the spec has {names})")
+        unknown_levels = [lv for lv in self.levels if lv not in LEVELS]
+        if unknown_levels:
+            raise ExportSpecError(f"unknown level(s) {unknown_levels} (expected some of {', '.join(LEVELS)})")
+        if any(not isinstance(b, int) or isinstance(b, bool) or b < 1 for b in self.batch_ids):
+            raise ExportSpecError("batch_ids must be positive integers")
         if self.style not in STYLES:
             raise ExportSpecError(f"unknown prompt style {self.style!r} (expected one of {STYLES})")
         if not 4 <= self.ngram_n <= 200:
@@ -117,6 +125,19 @@ class ExportSpec:
         after, before = self.window
         if after is not None and before is not None and after >= before:
             raise ExportSpecError("created_after must be earlier than created_before")
+
+    def check_files(self) -> None:
+        """Every benchmark file exists and is readable (checked before an export starts, so a
+        typo is a one-line error, not a failed run)."""
+        for name in self.benchmarks:
+            path = Path(name)
+            if not path.is_file():
+                raise ExportSpecError(f"benchmark file not found: {name}")
+            try:
+                with path.open("rb"):
+                    pass
+            except OSError as exc:
+                raise ExportSpecError(f"benchmark file {name} cannot be read: {exc.strerror}") from None
 
     @property
     def window(self) -> tuple[datetime | None, datetime | None]:

@@ -36,14 +36,18 @@ export async function getJson(path, params = {}, { auth = false } = {}) {
     headers.Authorization = `Bearer ${key}`;
   }
   const response = await fetch(url, { headers });
-  let body = null;
-  try {
-    body = await response.json();
-  } catch (_) {
-    body = null;
-  }
+  const body = await readBody(response);
   if (!response.ok) throw new ApiError(response.status, body, path);
   return body;
+}
+
+/** The JSON body of a response, or null when it has none. */
+async function readBody(response) {
+  try {
+    return await response.json();
+  } catch (_) {
+    return null;
+  }
 }
 
 /** Every page of /v1/samples for the filters, up to `cap` items (the API pages by cursor). */
@@ -56,4 +60,33 @@ export async function allSamples(filters, cap = 10000) {
     cursor = page.next_cursor;
   } while (cursor && items.length < cap);
   return { items: items.slice(0, cap), truncated: Boolean(cursor) || items.length > cap };
+}
+
+/** A JSON request with the API key (POST a batch, cancel one); errors raise ApiError with the
+ * API's `{error, detail}` body, so callers can show the detail next to the form. */
+export async function sendJson(method, path, body = undefined) {
+  const key = getKey();
+  if (!key) throw new ApiError(401, { detail: "enter an API key first (execsynth apikey create --name me)" }, path);
+  const headers = { Accept: "application/json", Authorization: `Bearer ${key}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(new URL(path.replace(/^\//, ""), API_ROOT), {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = await readBody(response);
+  if (!response.ok) throw new ApiError(response.status, parsed, path);
+  return parsed;
+}
+
+/** Fetches a file that needs the key and hands it to the browser as a download. */
+export async function downloadFile(path, name) {
+  const response = await fetch(new URL(path.replace(/^\//, ""), API_ROOT), { headers: { Authorization: `Bearer ${getKey()}` } });
+  if (!response.ok) throw new ApiError(response.status, await readBody(response), path);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
 }

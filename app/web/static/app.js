@@ -6,7 +6,10 @@ import { allSamples, getJson, getKey, setKey } from "./api.js";
 import { foldDifficulty, inDateRange } from "./aggregate.js";
 import { loadBatches, renderBatches } from "./batches.js";
 import { loadExports, renderExports } from "./exports.js";
-import { chartsAvailable, renderDifficulty, renderFeatures } from "./charts.js";
+import { chartsAvailable, renderDifficulty, renderFeatures, setLogAxis } from "./charts.js";
+import { setupBatchForm } from "./batch_form.js";
+import { renderBatchPanel, wireBatchPanel } from "./batch_panel.js";
+import { checkKey } from "./key_check.js";
 import { $, fill, fmtInt, fmtPct, h, notice } from "./dom.js";
 import { renderFunnel } from "./funnel.js";
 import { apiFilters, clearSamples, loadSampleList, openSample, stepBy } from "./samples.js";
@@ -44,12 +47,18 @@ async function loadCatalog() {
   fillMethods();
 }
 
-function showKey() {
+async function showKey() {
   const key = getKey();
-  $("key-state").textContent = key ? `key ${key.slice(0, 8)}…` : "no key";
-  $("key-state").className = key ? "pill ok" : "pill";
-  if (!key) notice("key", "Sample reads need an API key: create one with `execsynth apikey create --name me` and paste it above.", "info");
-  else notice("key", null);
+  $("key-state").textContent = key ? "checking key…" : "no key";
+  $("key-state").className = "pill";
+  $("key-state").dataset.state = key ? "checking" : "none";
+  if (!key) return notice("key", "Sample reads need an API key: create one with `execsynth apikey create --name me` and paste it above.", "info");
+  const { state, detail } = await checkKey();
+  if (getKey() !== key) return; // changed while asking
+  $("key-state").dataset.state = state;
+  $("key-state").textContent = state === "valid" ? `key ${key.slice(0, 8)}…` : state === "invalid" ? "key refused" : "key not checked";
+  $("key-state").className = state === "valid" ? "pill ok" : state === "invalid" ? "pill bad" : "pill";
+  notice("key", state === "valid" ? null : `API key: ${detail}`, state === "invalid" ? "error" : "warn");
 }
 
 async function difficultyFor(filters) {
@@ -95,7 +104,13 @@ async function section(name, work) {
     await work();
     notice(name, null);
   } catch (err) {
-    notice(name, `${name}: ${err.message}`, err.status === 401 || err.status === 403 ? "warn" : "error");
+    const refused = err.status === 401 || err.status === 403;
+    notice(name, `${name}: ${err.message}`, refused ? "warn" : "error");
+    if (refused && getKey()) { // a key the API refuses never stays shown as a good one
+      $("key-state").textContent = "key refused";
+      $("key-state").className = "pill bad";
+      $("key-state").dataset.state = "invalid";
+    }
   }
 }
 
@@ -113,8 +128,11 @@ export async function refresh({ samples = true } = {}) {
       const { list, details } = await loadBatches();
       fillSelect($("f-batch"), list.map((b) => [String(b.id), `#${b.id} ${b.status}`]));
       renderBatches(details);
+      await renderBatchPanel(details);
     });
-    await section("funnel", async () => renderFunnel(await getJson("/v1/stats/funnel"), filters.batch_id));
+    await section("funnel", async () => renderFunnel(await getJson("/v1/stats/funnel", {
+      type: filters.type, method: filters.method, level: filters.level, ...dateBounds(filters),
+    }), filters.batch_id));
     await section("difficulty", async () => {
       const { stats, note } = await difficultyFor(filters);
       view.difficulty = stats;
@@ -157,8 +175,7 @@ function wire() {
     ev.preventDefault();
     setKey($("api-key").value);
     $("api-key").value = "";
-    showKey();
-    refresh();
+    showKey().then(() => refresh());
   });
   $("key-clear").addEventListener("click", () => {
     setKey("");
@@ -176,6 +193,8 @@ function wire() {
     fillMethods();
     refresh();
   }));
+  $("log-axis").addEventListener("change", () => setLogAxis($("log-axis").checked));
+  wireBatchPanel(() => refresh({ samples: false }));
   $("feature-pick").addEventListener("change", () => section("features", () => updateFeatures(readFilters())));
   $("auto-refresh").addEventListener("change", schedule);
   $("refresh-every").addEventListener("change", schedule);
@@ -199,8 +218,9 @@ async function main() {
     notice("charts", "Charts are unavailable: the charting library is not installed. Run scripts/install_web_assets.sh on the server, then reload.", "error");
   }
   wire();
-  showKey();
+  await showKey();
   await section("constraints", loadCatalog);
+  await section("new batch", () => setupBatchForm(view.catalog, () => refresh({ samples: false })));
   await refresh();
   schedule();
 }

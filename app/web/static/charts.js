@@ -16,16 +16,34 @@ export function chartsAvailable() {
   return typeof window.Chart === "function";
 }
 
-function baseOptions({ stacked = false, horizontal = false } = {}) {
+// the count axis: linear, or logarithmic so that small categories stay visible beside big ones
+let countScale = "linear";
+const COUNT_CHARTS = ["chart-level", "chart-type", "chart-passrate", "chart-funnel"];
+
+function baseOptions({ stacked = false, horizontal = false, counts = true } = {}) {
   const axis = { stacked, grid: { color: COLORS.grid }, ticks: { color: COLORS.text } };
+  const value = { ...axis, beginAtZero: true, type: counts ? countScale : "linear" };
   return {
     responsive: true,
     maintainAspectRatio: false,
     animation: false,
     indexAxis: horizontal ? "y" : "x",
     plugins: { legend: { labels: { color: COLORS.text, boxWidth: 12 } } },
-    scales: { x: { ...axis }, y: { ...axis, beginAtZero: true } },
+    scales: horizontal ? { x: value, y: { ...axis } } : { x: { ...axis }, y: value },
   };
+}
+
+/** Switches the count axis of every count chart between linear and logarithmic. */
+export function setLogAxis(on) {
+  countScale = on ? "logarithmic" : "linear";
+  if (!chartsAvailable()) return;
+  for (const id of COUNT_CHARTS) {
+    const chart = window.Chart.getChart(id);
+    if (!chart) continue;
+    const axis = chart.options.indexAxis === "y" ? "x" : "y";
+    chart.options.scales[axis].type = countScale;
+    chart.update("none");
+  }
 }
 
 function upsert(id, type, data, options) {
@@ -90,7 +108,7 @@ export function renderFeatures(means, label) {
   upsert("chart-features", "bar", {
     labels: means.map((m) => m.level),
     datasets: [{ label: `mean ${label}`, data: means.map((m) => m.mean), backgroundColor: COLORS.neutral }],
-  }, baseOptions());
+  }, baseOptions({ counts: false }));
 }
 
 export function renderFunnelChart(stages) {

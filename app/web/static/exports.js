@@ -1,8 +1,10 @@
 // The exports panel: manual and scheduled (nightly incremental / full) export runs, with
-// their window, status, attempts and files. /v1/exports needs an API key.
+// their window, status, attempts, files as download links, and errors and warnings shown in
+// the row. /v1/exports and its files need an API key, so a download is a fetch with the key.
 
-import { getJson, getKey } from "./api.js";
-import { $, fill, fmtInt, h, messageRow } from "./dom.js";
+import { downloadFile, getJson, getKey } from "./api.js";
+import { $, fmtInt, notice } from "./dom.js";
+import { el, fillRows } from "./el.js";
 import { parseTime } from "./aggregate.js";
 
 const when = (value) => (value ? parseTime(value).toISOString().slice(0, 16).replace("T", " ") : "–");
@@ -12,20 +14,39 @@ export async function loadExports() {
   return getJson("/v1/exports", { limit: 20 }, { auth: true });
 }
 
+function fileLink(f) {
+  const link = el("a", { href: f.url, className: "download", dataset: { file: f.path } }, f.path);
+  link.addEventListener("click", async (ev) => {
+    ev.preventDefault();
+    try {
+      await downloadFile(f.url, f.path);
+      notice("download", null);
+    } catch (err) {
+      notice("download", `download ${f.path}: ${err.message}`, "error");
+    }
+  });
+  return link;
+}
+
+function statusCell(e) {
+  const cell = el("td", {}, el("span", { className: `pill status-${e.status}` }, e.status));
+  if (e.error) cell.append(el("div", { className: "inline-error-text", dataset: { field: "error" } }, e.error));
+  for (const warning of e.warnings || []) cell.append(el("div", { className: "warning-text", dataset: { field: "warning" } }, warning));
+  return cell;
+}
+
 export function renderExports(page) {
   const body = $("exports").querySelector("tbody");
-  if (page === null) {
-    fill(body, messageRow(8, "enter an API key to see export runs"));
-    return;
-  }
+  if (page === null) return fillRows(body, [], "enter an API key to see export runs", 8);
   const rows = page.items.map((e) => {
     const window = e.window_start || e.window_end ? `${when(e.window_start)} → ${when(e.window_end)}` : "–";
-    const files = e.files.map((f) => f.path).join(", ");
-    return h("tr", { dataset: { export: e.id } },
-      h("td", {}, `#${e.id}`), h("td", {}, e.kind), h("td", {}, e.format),
-      h("td", {}, h("span", { class: `pill status-${e.status}`, title: e.error || "" }, e.status)),
-      h("td", {}, window), h("td", { class: "num", dataset: { field: "samples" } }, fmtInt(e.sample_count)),
-      h("td", { class: "num" }, fmtInt(e.attempts)), h("td", {}, files || "–"));
+    const files = el("td", { className: "files" });
+    e.files.forEach((f, i) => files.append(...(i ? [", "] : []), fileLink(f)));
+    if (!e.files.length) files.textContent = "–";
+    return el("tr", { dataset: { export: String(e.id), status: e.status } },
+      el("td", {}, `#${e.id}`), el("td", {}, e.kind), el("td", {}, e.format), statusCell(e),
+      el("td", {}, window), el("td", { className: "num", dataset: { field: "samples" } }, fmtInt(e.sample_count)),
+      el("td", { className: "num" }, fmtInt(e.attempts)), files);
   });
-  fill(body, rows.length ? rows : messageRow(8, "no exports yet: run ", "execsynth export --format verl"));
+  fillRows(body, rows, "no exports yet: run execsynth export --format verl", 8);
 }

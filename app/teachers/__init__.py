@@ -1,0 +1,1 @@
+"""The teachers a deployment offers (EXECSYNTH_TEACHERS plus the builtin one)."""

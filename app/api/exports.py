@@ -63,10 +63,17 @@ def get_export(row: Export = Depends(export_or_404)) -> ExportDetail:
     return service.detail(row)
 
 
-@router.api_route("/{export_id}/files/{name}", methods=["GET", "HEAD"], response_class=FileResponse,
-                  summary="Download one file of a finished export (HEAD: its size and type only)",
-                  responses={200: {"content": {"application/octet-stream": {}}, "description": "the file"},
-                             **errors(404, 422, *AUTH_ERRORS)},
-                  dependencies=[Depends(api_key)])
+@router.get("/{export_id}/files/{name}", response_class=FileResponse,
+            summary="Download one file of a finished export",
+            responses={200: {"content": {"application/octet-stream": {}}, "description": "the file"},
+                       **errors(404, 422, *AUTH_ERRORS)},
+            dependencies=[Depends(api_key)])
 def download(name: str = Path(min_length=1, max_length=255), row: Export = Depends(export_or_404)) -> FileResponse:
     return FileResponse(service.file_path(row, name), filename=name, media_type="application/octet-stream")
+
+
+# HEAD: the same answer without the body (size and type), with an operation id of its own
+router.add_api_route("/{export_id}/files/{name}", download, methods=["HEAD"], response_class=FileResponse,
+                     summary="Size and type of one file of a finished export", operation_id="head_export_file",
+                     responses={200: {"description": "the file's headers"}, **errors(404, 422, *AUTH_ERRORS)},
+                     dependencies=[Depends(api_key)])

@@ -29,7 +29,7 @@ def _batch(live: Live, status: str, **values) -> int:
 def _pick_batch(page, batch_id: int) -> None:
     page.wait_for_selector(f"#bp-batch option[value='{batch_id}']", state="attached", timeout=20000)
     page.select_option("#bp-batch", str(batch_id))
-    page.wait_for_function(f"document.getElementById('bp-status').textContent !== 'no batch'")
+    page.wait_for_function(f"() => document.getElementById('bp-status').textContent !== 'no batch'")
 
 
 def test_the_form_starts_a_batch_and_the_panel_cancels_it(browser, live: Live, chart_library) -> None:
@@ -45,7 +45,7 @@ def test_the_form_starts_a_batch_and_the_panel_cancels_it(browser, live: Live, c
     page.select_option("#bf-methods", ["split"])
     page.fill("#bf-seed", "41")
     page.click("#bf-submit")
-    page.wait_for_function("document.getElementById('bf-result').dataset.state === 'ok'")
+    page.wait_for_function("() => document.getElementById('bf-result').dataset.state === 'ok'")
     text = page.text_content("#bf-result")
     batch_id = int(text.split("#")[1].split()[0].rstrip(":"))
     posted = live.api(f"/v1/batches/{batch_id}")
@@ -57,7 +57,7 @@ def test_the_form_starts_a_batch_and_the_panel_cancels_it(browser, live: Live, c
     _pick_batch(page, batch_id)
     assert page.is_enabled("#bp-cancel")
     page.click("#bp-cancel")
-    page.wait_for_function("document.getElementById('bp-status').textContent === 'cancelled'", timeout=20000)
+    page.wait_for_function("() => document.getElementById('bp-status').textContent === 'cancelled'", timeout=20000)
     assert live.api(f"/v1/batches/{batch_id}")["status"] == "cancelled"
     assert page.is_disabled("#bp-cancel")
     screenshot(page, "dashboard-new-batch.png")
@@ -69,18 +69,18 @@ def test_form_errors_are_shown_next_to_the_form(browser, live: Live, chart_libra
     page.wait_for_selector("#bf-teacher option", state="attached")
     page.fill("#bf-programs", "5000000")  # over the API's limit
     page.click("#bf-submit")
-    page.wait_for_function("document.getElementById('bf-result').dataset.state === 'error'")
+    page.wait_for_function("() => document.getElementById('bf-result').dataset.state === 'error'")
     assert "programs" in page.text_content("#bf-result") and "invalid_request" in page.text_content("#bf-result")
     page.fill("#bf-programs", "3")
     for box in page.locator("#bf-levels input").all():
         box.uncheck()
     page.click("#bf-submit")
-    page.wait_for_function("document.getElementById('bf-result').textContent.includes('at least one of levels')")
+    page.wait_for_function("() => document.getElementById('bf-result').textContent.includes('at least one of levels')")
 
     without_key, _ = open_dashboard(browser, live, with_key=False)
     without_key.wait_for_selector("#bf-teacher option", state="attached")
     without_key.click("#bf-submit")
-    without_key.wait_for_function("document.getElementById('bf-result').dataset.state === 'error'")
+    without_key.wait_for_function("() => document.getElementById('bf-result').dataset.state === 'error'")
     assert "API key" in without_key.text_content("#bf-result")
 
 
@@ -118,7 +118,7 @@ def test_the_batch_panel_shows_teacher_calls_and_rejected_programs(browser, live
     assert "HTTP 500" in page.text_content("#bp-batch-error") and page.is_visible("#bp-batch-error")
     assert page.is_disabled("#bp-cancel")  # a failed batch cannot be cancelled
     page.select_option("#bp-call-status", "error")
-    page.wait_for_function("document.querySelectorAll('#bp-calls tr[data-call]').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('#bp-calls tr[data-call]').length === 1")
     # the failed batch is coloured: its progress bar takes the error colour, never the green one
     bar = page.locator(f"#batches tr[data-batch='{batch_id}'] .progress span")
     assert bar.evaluate("e => getComputedStyle(e).backgroundColor") == BAD

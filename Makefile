@@ -29,9 +29,10 @@ demo: install
 test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# the tests that need no service (no Postgres, no Redis): a quick loop while editing
+# the tests that need no service (no Postgres, no Redis) and start no child process of the
+# CLI, a worker or a browser (marked slow): a quick loop while editing
 test-fast: install-dev
-	$(BIN)/python -m pytest -m "not services" -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not services and not slow" -q $(PYTEST_ARGS)
 
 # production mode from a plain `pip install .` in a fresh virtualenv (its own Redis and
 # Postgres database, `execsynth worker` + `execsynth serve`, batches over REST)

@@ -12,6 +12,8 @@ from app.web import docs as web_docs
 from app.web import router as web
 from tests.dashboard.conftest import Live
 
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
+
 
 def test_page_and_assets_are_served_with_their_types(live: Live, chart_library) -> None:
     page = httpx.get(live.base + "/dashboard")

@@ -4,6 +4,7 @@ the key check: each in a real chromium against the real server."""
 
 from __future__ import annotations
 
+import pytest
 import hashlib
 import uuid
 from datetime import datetime, timezone
@@ -13,6 +14,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Batch, Export, Program, TeacherCall
 from app.db.session import get_engine
 from tests.dashboard.conftest import KEY_STORAGE, Live, change_and_wait, chart_data, open_dashboard, screenshot, wait_refreshed
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 BAD = "rgb(231, 111, 81)"
 
@@ -29,7 +32,7 @@ def _batch(live: Live, status: str, **values) -> int:
 def _pick_batch(page, batch_id: int) -> None:
     page.wait_for_selector(f"#bp-batch option[value='{batch_id}']", state="attached", timeout=20000)
     page.select_option("#bp-batch", str(batch_id))
-    page.wait_for_function(f"() => document.getElementById('bp-status').textContent !== 'no batch'")
+    page.wait_for_function("() => document.getElementById('bp-status').textContent !== 'no batch'")
 
 
 def test_the_form_starts_a_batch_and_the_panel_cancels_it(browser, live: Live, chart_library) -> None:

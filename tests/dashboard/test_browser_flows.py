@@ -3,6 +3,7 @@ real chromium against the real server."""
 
 from __future__ import annotations
 
+import pytest
 from datetime import datetime, timezone
 
 from sqlalchemy.orm import Session
@@ -10,6 +11,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Batch
 from app.db.session import get_engine
 from tests.dashboard.conftest import KEY_STORAGE, Live, open_dashboard, screenshot, wait_refreshed
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 
 def current_line(page) -> int:

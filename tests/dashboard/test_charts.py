@@ -10,6 +10,8 @@ import pytest
 from app.stats.service import fold_difficulty
 from tests.dashboard.conftest import Live, change_and_wait, chart_data, open_dashboard, screenshot
 
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
+
 
 def expected_stacks(buckets: list[dict]) -> dict:
     return {"labels": [b["key"] for b in buckets],

@@ -3,10 +3,13 @@ goes into text nodes, and the page is served with a Content-Security-Policy."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import urllib.request
 
 from tests.dashboard.conftest import Live, open_dashboard
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 PAYLOAD = "<img src=x onerror=\"window.__pwned = 1\">"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 import re
 import socket
@@ -12,6 +13,8 @@ import uuid
 from pathlib import Path
 
 from tests.support import service_env, wait_for
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 
 def _free_port() -> int:

@@ -16,6 +16,8 @@ import pytest
 from tests.support import service_env
 from training.rewards import compute_score
 
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
+
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> tuple[Path, str]:

@@ -20,6 +20,8 @@ from sandbox.local import PROJECT_ROOT
 from . import adversary as A
 from .conftest import TEST_LIMITS
 
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
+
 NORMAL = "def f(x):\n    return (x.upper() * 2) + str(len(x) - 3)\n"
 HOST_PATHS = ["/etc/passwd", "/opt", "/var/tmp", "/var", "/run", "/usr/bin", PROJECT_ROOT,
               os.path.join(PROJECT_ROOT, "pyproject.toml"), "/run/postgresql"]

@@ -5,6 +5,7 @@ databases are untouched, no forged sample is accepted, and the batch completes."
 
 from __future__ import annotations
 
+import pytest
 import itertools
 import json
 import os
@@ -21,6 +22,8 @@ from tests.fakes.openai_server import FakeChatRequest, FakeOpenAIServer
 from tests.support import service_env
 
 from . import adversary as A
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/postgres"
 # Both programs fit level C3 of str.upper (nested target calls, other calls, no helper, one

@@ -3,6 +3,7 @@ the service stack or a checkout."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import subprocess
 import sys
@@ -17,6 +18,8 @@ PROBE = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import training.rewards as rewards
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 gold, gt = sys.argv[2], sys.argv[3]
 print(json.dumps({
     "file": rewards.__file__,

@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Batch, Program, Question, Sample
 from tests.support import service_env
 
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
+
 
 def _synth(data_dir: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(

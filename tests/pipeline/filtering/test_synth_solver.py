@@ -3,6 +3,7 @@ server, over real HTTP); pass counts, levels and the keep band come from its ans
 
 from __future__ import annotations
 
+import pytest
 import json
 import re
 import subprocess
@@ -15,6 +16,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Sample, TeacherCall
 from tests.fakes.openai_server import FakeChatRequest, FakeOpenAIServer
 from tests.support import service_env
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 
 def test_solver_pass_counts_levels_band_and_estimator_fit(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ the real pipeline and the rows carry the reasons."""
 
 from __future__ import annotations
 
+import pytest
 import json
 import subprocess
 import sys
@@ -16,6 +17,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Execution, Program, Sample
 from tests.fakes.openai_server import FakeChatRequest, FakeOpenAIServer
 from tests.support import service_env
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 NATURAL = '''def tidy(text, old):
     parts = []

@@ -20,6 +20,8 @@ from training.tasks import IO_WHITEBOX, Task
 from training.trace.source_map import build_source_map
 from workers.pipeline.questions.policies import POLICIES, whitebox_share
 
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
+
 PROGRAMS = 120
 
 

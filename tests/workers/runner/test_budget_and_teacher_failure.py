@@ -3,6 +3,7 @@ batch with its error (both through `execsynth synth` and a real HTTP teacher).""
 
 from __future__ import annotations
 
+import pytest
 import asyncio
 import json
 import socket
@@ -18,6 +19,8 @@ from tests.fakes.openai_server import FakeOpenAIServer
 from tests.support import service_env
 from workers.pipeline.records import ChatRequest, Completion
 from workers.pipeline.teachers.budget import BUDGET_EXHAUSTED, BudgetedTeacher
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 PROGRAM = "```python\ndef f(words):\n    return ' '.join(words).upper().split()\n\nprint(f(['ab', 'cd']))\n```"
 CALL_COST = 0.01

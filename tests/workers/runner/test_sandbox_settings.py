@@ -3,6 +3,7 @@ decides whether a slow program times out (the pipeline used to override it with 
 
 from __future__ import annotations
 
+import pytest
 import json
 import subprocess
 import sys
@@ -14,6 +15,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Execution, Sample
 from tests.fakes.openai_server import FakeChatRequest, FakeOpenAIServer
 from tests.support import service_env
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 SLOW = "```python\nimport time\n\ndef f(pause):\n    time.sleep(pause)\n    return pause\n\nprint(f(0.8))\n```"
 

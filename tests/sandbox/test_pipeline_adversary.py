@@ -85,6 +85,7 @@ def test_a_hostile_teacher_batch_reaches_nothing_and_completes(tmp_path: Path) -
             out = subprocess.run(
                 [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "6", "--teacher", "evil",
                  "--types", "str", "--methods", "upper", "--levels", "C3", "--no-llm-mutation", "-k", "1",
+                 "--no-naturalness",  # the gate would turn these away before the sandbox: this tests the sandbox
                  "--seed", "5"],
                 env=service_env(EXECSYNTH_DATA_DIR=str(tmp_path), EXECSYNTH_TEACHERS=json.dumps(teachers)),
                 capture_output=True, text=True, timeout=600)

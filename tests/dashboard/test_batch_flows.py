@@ -4,11 +4,11 @@ the key check: each in a real chromium against the real server."""
 
 from __future__ import annotations
 
-import pytest
 import hashlib
 import uuid
 from datetime import datetime, timezone
 
+import pytest
 from sqlalchemy.orm import Session
 
 from app.db.models import Batch, Export, Program, TeacherCall

@@ -3,9 +3,9 @@ real chromium against the real server."""
 
 from __future__ import annotations
 
-import pytest
 from datetime import datetime, timezone
 
+import pytest
 from sqlalchemy.orm import Session
 
 from app.db.models import Batch

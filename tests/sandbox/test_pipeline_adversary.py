@@ -5,7 +5,6 @@ databases are untouched, no forged sample is accepted, and the batch completes."
 
 from __future__ import annotations
 
-import pytest
 import itertools
 import json
 import os
@@ -13,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import psycopg
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session

@@ -3,23 +3,24 @@ the service stack or a checkout."""
 
 from __future__ import annotations
 
-import pytest
 import json
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from scripts.build_rewards_wheel import build
 from tests.training.helpers import whitebox_task
+
+pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 
 # Runs in a fresh interpreter that sees only the unpacked wheel (-I: no cwd, no user site).
 PROBE = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import training.rewards as rewards
-
-pytestmark = pytest.mark.slow  # child processes (the CLI, workers, a browser): left out of `make test-fast`
 gold, gt = sys.argv[2], sys.argv[3]
 print(json.dumps({
     "file": rewards.__file__,

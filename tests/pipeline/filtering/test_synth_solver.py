@@ -3,13 +3,13 @@ server, over real HTTP); pass counts, levels and the keep band come from its ans
 
 from __future__ import annotations
 
-import pytest
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 

@@ -5,12 +5,12 @@ the real pipeline and the rows carry the reasons."""
 
 from __future__ import annotations
 
-import pytest
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 

@@ -3,7 +3,6 @@ batch with its error (both through `execsynth synth` and a real HTTP teacher).""
 
 from __future__ import annotations
 
-import pytest
 import asyncio
 import json
 import socket
@@ -11,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 

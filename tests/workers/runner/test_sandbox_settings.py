@@ -3,12 +3,12 @@ decides whether a slow program times out (the pipeline used to override it with 
 
 from __future__ import annotations
 
-import pytest
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 

@@ -1,4 +1,4 @@
-"""A real sandbox for the naturalness gate tests (programs are run, never trusted)."""
+"""A real sandbox for the pipeline tests (programs are run, never trusted)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
 """Dynamic naturalness checks: what the program does on its sample's inputs.
 
-One sandbox job per program runs, on every input, a probe copy (every branch arm and loop
-body marked) and one variant per deletable statement or block (the statement replaced by
-`pass`). Every loop body of a variant counts its turns, so a deletion that stops a loop from
+One sandbox job per program runs one instrumented copy of it: every branch arm and loop
+body is marked, every loop body counts its turns, and every deletable statement or block is
+guarded by `if __off__ != j:`. With `__off__ = -1` the copy is the program itself (its marks
+say which arms each input reached); with `__off__ = j` it is the program with statement j
+replaced by `pass`. The driver and the copy are one module, so a job compiles once. A deletion that stops a loop from
 advancing ends that variant with an error instead of hanging the job. The job returns plain
-data (reprs, marks); `judge` turns it into findings:
+data (output digests, marks); `judge` turns it into findings:
 `deletable_statement` (a deletion changes no output on any input), `constant_output` (the
 same output for every input) and `deepest_block_unrun` (the level's deepest block runs for
 no input). Untaken branch arms (the if / elif / else bodies written in the code; an if
@@ -23,6 +25,7 @@ from workers.pipeline.inputs import greedy_cover
 DYNAMIC_REASONS = ("deletable_statement", "constant_output", "deepest_block_unrun")
 MAX_TURNS = 20000
 DRIVER = "__naturalness_probe__"
+OFF = "__off__"  # the module global naming the statement a run leaves out (-1: none)
 
 
 @dataclass(frozen=True)
@@ -40,12 +43,20 @@ class Probe:
     variants: list[tuple[int, str]] = field(default_factory=list)  # (line, statement text)
 
 
-def _mark(k: int) -> ast.stmt:
-    return ast.parse(f"__hit__({k})").body[0]
+def _call(name: str, *args: int) -> ast.stmt:
+    return ast.Expr(ast.Call(ast.Name(name, ast.Load()), [ast.Constant(a) for a in args], []))
 
 
-def _tick() -> ast.stmt:
-    return ast.parse("__tick__()").body[0]
+def _guard(stmt: ast.stmt, j: int) -> ast.If:
+    """`if __off__ != j: <statement j>`: not a branch of the program, so not an arm."""
+    test = ast.Compare(ast.Name(OFF, ast.Load()), [ast.NotEq()], [ast.Constant(j)])
+    node = ast.copy_location(ast.If(test=test, body=[stmt], orelse=[]), stmt)
+    node.probe_guard = True
+    return node
+
+
+def _is_guard(node: ast.AST) -> bool:
+    return getattr(node, "probe_guard", False)
 
 
 class _Instrument(ast.NodeTransformer):
@@ -56,7 +67,7 @@ class _Instrument(ast.NodeTransformer):
     def _arm(self, body: list[ast.stmt], kind: str, line: int) -> list[ast.stmt]:
         k = len(self.arms)
         self.arms.append(Arm(k, self.depth, kind, line))
-        return [_mark(k)] + body
+        return [_call("__hit__", k)] + body
 
     def _visit_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -72,11 +83,16 @@ class _Instrument(ast.NodeTransformer):
         return node
 
     def visit_If(self, node: ast.If) -> ast.AST:
+        if _is_guard(node):
+            node.body = self._visit_body(node.body)
+            return node
         self.depth += 1
         node.body = self._arm(self._visit_body(node.body), "if", node.lineno)
         self.depth -= 1
-        is_elif = len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
-        if is_elif:
+        inner = node.orelse[0] if len(node.orelse) == 1 else None
+        if inner is not None and _is_guard(inner):
+            inner = inner.body[0]
+        if isinstance(inner, ast.If):  # an elif (perhaps guarded): its arms sit at this depth
             node.orelse = self._visit_body(node.orelse)
         else:
             self.depth += 1
@@ -88,7 +104,7 @@ class _Instrument(ast.NodeTransformer):
 
     def _loop(self, node: ast.For | ast.While) -> ast.AST:
         self.depth += 1
-        node.body = [_tick()] + self._arm(self._visit_body(node.body), "loop", node.lineno)
+        node.body = [_call("__tick__")] + self._arm(self._visit_body(node.body), "loop", node.lineno)
         self.depth -= 1
         node.orelse = self._visit_body(node.orelse)
         return node
@@ -99,12 +115,12 @@ class _Instrument(ast.NodeTransformer):
 
 def _statements(tree: ast.Module) -> list[tuple[list[ast.stmt], int]]:
     """(the block holding it, index) for every statement inside a function but its
-    `return`s, outermost first."""
+    `return`s (and `global`/`nonlocal`, which are declarations), outermost first."""
     found: list[tuple[list[ast.stmt], int]] = []
 
     def visit(block: list[ast.stmt]) -> None:
         for i, stmt in enumerate(block):
-            if not isinstance(stmt, (ast.Return, ast.FunctionDef, ast.Pass)):
+            if not isinstance(stmt, (ast.Return, ast.FunctionDef, ast.Pass, ast.Global, ast.Nonlocal)):
                 found.append((block, i))
             for name in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, name, None)
@@ -117,84 +133,93 @@ def _statements(tree: ast.Module) -> list[tuple[list[ast.stmt], int]]:
     return found
 
 
-def _ticked(tree: ast.Module) -> ast.Module:
-    class Ticks(ast.NodeTransformer):
-        def _loop(self, node):  # noqa: ANN001, ANN202
-            self.generic_visit(node)
-            node.body = [_tick()] + node.body
-            return node
-        visit_For = _loop
-        visit_While = _loop
-    return ast.fix_missing_locations(Ticks().visit(tree))
-
-
 _RUNTIME = '''
-import ast as _ast
-import hashlib as _hashlib
-from copy import deepcopy as _copy
+import ast as __probe_ast__
+
+__off__ = -1
+__probe_seen__ = set()
+__probe_turns__ = [0]
 
 
-def __run__(compiled, entry, args):
-    seen = set()
-    turns = [0]
-    def __hit__(k):
-        seen.add(k)
-    def __tick__():
-        turns[0] += 1
-        if turns[0] > MAX_TURNS:
-            raise RuntimeError("turns")
-    space = {"__hit__": __hit__, "__tick__": __tick__, "__name__": "probe"}
-    try:
-        if compiled is None:
-            raise SyntaxError("variant")
-        exec(compiled, space)
-        value = space[entry](*_copy(args))
-        return "ok:" + _hashlib.sha1(repr(value).encode()).hexdigest()[:12], sorted(seen)
-    except BaseException as exc:
-        return "error:" + type(exc).__name__, sorted(seen)
+def __hit__(k):
+    __probe_seen__.add(k)
 
 
-def __naturalness_probe__(sources, entry, inputs, limit):
-    values = [_ast.literal_eval("(" + args + ",)") for args in inputs]
-    compiled = []
-    for src in sources:
+def __tick__():
+    __probe_turns__[0] += 1
+    if __probe_turns__[0] > MAX_TURNS:
+        raise RuntimeError("turns")
+
+
+def __probe_fresh__(value):
+    # a copy of a literal argument, so a run that mutates its arguments leaves the next
+    # run's intact (scalars are immutable)
+    kind = type(value)
+    if kind is list:
+        return [__probe_fresh__(v) for v in value]
+    if kind is dict:
+        return {k: __probe_fresh__(v) for k, v in value.items()}
+    if kind is set:
+        return set(value)
+    if kind is tuple:
+        return tuple(__probe_fresh__(v) for v in value)
+    return value
+
+
+def __naturalness_probe__(entry, inputs, limit, variants):
+    global __off__
+    values = [__probe_ast__.literal_eval("(" + args + ",)") for args in inputs]
+    func = globals()[entry]
+
+    def run(i):
+        __probe_seen__.clear()
+        __probe_turns__[0] = 0
         try:
-            compiled.append(compile(src, "<probe>", "exec"))
-        except SyntaxError:
-            compiled.append(None)
-    runs = [__run__(compiled[0], entry, v) for v in values]
+            value = func(*__probe_fresh__(values[i]))
+            text = repr(value)
+            out = "ok:%d:%x" % (len(text), hash(text) & 0xFFFFFFFFFFFF)
+        except BaseException as exc:
+            out = "error:" + type(exc).__name__
+        return out, sorted(__probe_seen__)
+
+    runs = [run(i) for i in range(len(values))]
     probe_out, hits = [r[0] for r in runs], [r[1] for r in runs]
     chosen = greedy_cover(hits, probe_out, limit)
-    outputs = [[probe_out[c] for c in chosen]]
-    for comp in compiled[1:]:
-        outputs.append([__run__(comp, entry, values[c])[0] for c in chosen])
-    return [outputs, hits, chosen, probe_out]
+    original = [probe_out[c] for c in chosen]
+    deletable = []
+    if all(o.startswith("ok:") for o in original):
+        for j in range(variants):
+            __off__ = j
+            if all(run(c)[0] == probe_out[c] for c in chosen):
+                deletable.append(j)
+        __off__ = -1
+    return [original, hits, chosen, probe_out, deletable]
 '''
 
 
 def build_probe(code: str, max_variants: int = 40) -> Probe:
-    """The driver module for `code`: source 0 is the marked probe, then one deletion
-    variant per statement (at most `max_variants`, outermost first)."""
+    """The driver module for `code`: one instrumented copy of it (marks, turn counters, a
+    guard on each of the first `max_variants` deletable statements, outermost first)."""
     tree = ast.parse(code)
-    instrument = _Instrument()
-    probe_tree = ast.fix_missing_locations(instrument.visit(copy.deepcopy(tree)))
-    sources = [ast.unparse(probe_tree)]
+    lines = code.splitlines()
+    probe_tree = copy.deepcopy(tree)
     variants: list[tuple[int, str]] = []
-    for block, i in _statements(tree)[:max_variants]:
+    for j, (block, i) in enumerate(_statements(probe_tree)[:max_variants]):
         stmt = block[i]
-        block[i] = ast.Pass()
-        sources.append(ast.unparse(_ticked(copy.deepcopy(tree))))
-        block[i] = stmt
-        variants.append((stmt.lineno, ast.unparse(stmt).splitlines()[0][:80]))
+        variants.append((stmt.lineno, lines[stmt.lineno - 1].strip()[:80]))
+        block[i] = _guard(stmt, j)
+    instrument = _Instrument()
+    probe_tree = ast.fix_missing_locations(instrument.visit(probe_tree))
     driver = (_RUNTIME.replace("MAX_TURNS", str(MAX_TURNS)) + "\n" + inspect.getsource(greedy_cover)
-              + f"\nSOURCES = {sources!r}\n")
+              + "\n\n" + ast.unparse(probe_tree) + "\n")
     return Probe(driver, instrument.arms, variants)
 
 
 def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int) -> str:
-    """The argument text of the driver call: the driver runs the probe on every input,
-    keeps `limit` of them coverage-first (`greedy_cover`), and runs the variants on those."""
-    return f"SOURCES, {entry_point!r}, {inputs!r}, {limit}"
+    """The argument text of the driver call: the driver runs the program on every input,
+    keeps `limit` of them coverage-first (`greedy_cover`), and runs the variants on those,
+    stopping a variant at the first input whose output it changes."""
+    return f"{entry_point!r}, {inputs!r}, {limit}, {len(probe.variants)}"
 
 
 @dataclass(frozen=True)
@@ -218,13 +243,10 @@ class DynamicFacts:
 
 
 def judge(probe: Probe, result: list) -> DynamicFacts:
-    """Findings from the driver's result `[outputs per source on the kept inputs, marks per
-    input, kept input indices, probe outputs per input]`, on the kept inputs."""
-    outputs, all_hits, chosen, _ = result
+    """Findings from the driver's result `[outputs on the kept inputs, marks per input, kept
+    input indices, outputs per input, indices of the variants that changed no output]`."""
+    original, all_hits, chosen, _, deletable = result
     hits = [all_hits[c] for c in chosen]
-    original = outputs[0]
-    deletable = [probe.variants[v - 1] for v in range(1, len(outputs))
-                 if outputs[v] == original and all(o.startswith("ok:") for o in original)]
     constant = len(original) >= 2 and len(set(original)) == 1 and original[0].startswith("ok:")
     ran = set().union(*map(set, hits)) if hits else set()
     real = [a for a in probe.arms if a.kind != "implicit"]
@@ -233,5 +255,5 @@ def judge(probe: Probe, result: list) -> DynamicFacts:
     deepest_unrun = bool(deep_marks) and not any(m in ran for m in deep_marks)
     branch = [a for a in probe.arms if a.kind in ("if", "else")]  # arms written in the code
     untaken = sum(1 for a in branch if a.mark not in ran)
-    branches = len(branch)
-    return DynamicFacts([o for o in original], deletable, constant, deepest_unrun, untaken, branches)
+    return DynamicFacts(list(original), [probe.variants[j] for j in deletable], constant,
+                        deepest_unrun, untaken, len(branch))

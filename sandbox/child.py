@@ -72,9 +72,16 @@ def _write_all(fd: int, data: bytes, _write=os.write, _view=memoryview) -> None:
 
 def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exit=os._exit,
            _write_all=_write_all) -> None:
-    """Write the one authenticated result frame and end the process (never returns)."""
+    """Write the one authenticated result frame and end the process (never returns). The
+    body is the payload's JSON, then, for a traced run, a newline and the trace's JSON: the
+    host stores the trace text as it is, without decoding it (sandbox/wire.py)."""
     try:
+        trace = payload.pop("trace", None)
+        if trace is not None:
+            payload["trace_steps"] = len(trace["steps"])
         body = "".join(_encode(payload, 0)).encode()
+        if trace is not None:  # after a newline, which JSON text never holds unescaped
+            body += b"\n" + "".join(_encode(trace, 0)).encode()
     except MemoryError:
         body = b'{"status": "memory_limit"}'
     except (TypeError, ValueError, RecursionError) as exc:  # the program's doing, never a fault

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .statuses import STATUSES  # noqa: F401  (re-exported)
 
@@ -18,9 +20,16 @@ class RunResult:
     duration_ms: float = 0.0
     cpu_ms: float = 0.0
     hash_seed: int = 0
-    trace: dict | None = None
+    trace_json: str | None = None  # a traced run's trace as the child encoded it (JSON text)
+    trace_steps: int = 0  # how many steps that trace holds
     python: str = ""
     extra: dict = field(default_factory=dict)
+
+    @cached_property
+    def trace(self) -> dict | None:
+        """The trace, decoded on first use: a pipeline that stores traces passes
+        `trace_json` on as it is and never pays for this."""
+        return None if self.trace_json is None else json.loads(self.trace_json)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -53,4 +62,6 @@ class RunResult:
                    exception=data.get("exception"), stdout=data.get("stdout", ""),
                    stderr=data.get("stderr", ""), duration_ms=data.get("duration_ms", 0.0),
                    cpu_ms=data.get("cpu_ms", 0.0), hash_seed=data.get("hash_seed", 0),
-                   trace=data.get("trace"), python=data.get("python", ""))
+                   trace_json=None if data.get("trace") is None else json.dumps(data["trace"]),
+                   trace_steps=len((data.get("trace") or {}).get("steps", ())),
+                   python=data.get("python", ""))

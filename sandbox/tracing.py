@@ -15,6 +15,7 @@ tracer is built, before user code runs, so patching a module afterwards changes 
 
 from __future__ import annotations
 
+import operator
 import sys
 from types import SimpleNamespace
 
@@ -43,17 +44,71 @@ def exception_info(exc: BaseException, max_chars: int) -> dict:
     return {"type": type(exc).__name__, "message": message[:max_chars]}
 
 
-def step_recorder(max_steps: int, value_chars: int, on_limit, _encode=encode_value):
+# values whose encoding depends on nothing but their identity: immutable, and (for the
+# containers below) holding only these
+_SCALARS = frozenset({int, float, complex, str, bytes, bool, type(None)})
+_FROZEN = frozenset({tuple, frozenset})
+_MUTABLE = frozenset({list, set, dict})
+
+
+def value_memo(value_chars: int, _encode=encode_value, _scalar=_SCALARS.__contains__,
+               _frozen=_FROZEN.__contains__, _mutable=_MUTABLE.__contains__, _is=operator.is_,
+               _type=type, _list=list, _map=map, _all=all, _len=len, _dict=dict):
+    """`encode(key, value)`: `encode_value(value, value_chars)`, reusing the encoding made
+    for `key` at an earlier step when `value` is the same object and provably unchanged: a
+    scalar or a tuple of scalars, or a list, set or dict of scalars whose items (in order)
+    are still the same objects. Most locals do not change from one line to the next, and
+    encoding them again was most of a traced run's time. Every builtin it uses is bound
+    here, before user code runs, so a program that patches `builtins` cannot make it reuse
+    a stale encoding."""
+    cache: dict = {}
+
+    def snapshot(value, kind):
+        if kind is _dict:
+            return (_list(value), _list(value.values()))
+        return (_list(value),)
+
+    def scalars_only(parts) -> bool:
+        return _all(_all(_map(_scalar, _map(_type, part))) for part in parts)
+
+    def same(parts, old) -> bool:
+        return _all(_len(a) == _len(b) and _all(_map(_is, a, b)) for a, b in zip(parts, old))
+
+    def encode(key, value):
+        kind = _type(value)
+        hit = cache.get(key)
+        if hit is not None and hit[0] is value:
+            if hit[1] is None or same(snapshot(value, kind), hit[1]):
+                return hit[2]
+        out = _encode(value, value_chars)
+        if _scalar(kind) or (_frozen(kind) and scalars_only((value,))):
+            cache[key] = (value, None, out)
+        elif _mutable(kind):
+            parts = snapshot(value, kind)
+            if scalars_only(parts):
+                cache[key] = (value, parts, out)
+            else:
+                cache.pop(key, None)
+        else:
+            cache.pop(key, None)
+        return out
+
+    return encode
+
+
+def step_recorder(max_steps: int, value_chars: int, on_limit, _memo=value_memo, _id=id):
     """(steps, record): the step list and `record(event, frame, depth, func)`, which ends
     the run through `on_limit(steps)` once the cap is reached."""
     steps: list[dict] = []
     append = steps.append
+    encode = _memo(value_chars)
 
     def record(event: str, frame, depth: int, func: str, _len=len) -> dict:
         if _len(steps) >= max_steps:
             on_limit(steps)
+        frame_id = _id(frame)
         step = {"event": event, "func": func, "line": frame.f_lineno, "depth": depth,
-                "locals": {name: _encode(value, value_chars)
+                "locals": {name: encode((frame_id, name), value)
                            for name, value in frame.f_locals.items() if name[:1] != "."}}
         append(step)
         return step

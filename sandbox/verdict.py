@@ -18,7 +18,7 @@ from .result import RunResult
 from .statuses import STATUSES
 from .tracing import exception_info
 
-VERDICT_KEYS = {"result": dict, "exception": dict, "trace": dict}
+VERDICT_KEYS = {"result": dict, "exception": dict, "trace_json": str, "trace_steps": int}
 
 
 def _valid(payload: dict) -> bool:
@@ -77,7 +77,8 @@ def judge(job: dict, report: wire.RunReport, python: str) -> RunResult:
     if over and status != "sandbox_error":
         status = "output_limit"
     return RunResult(status=status, result=payload.get("result"),
-                     exception=payload.get("exception"), trace=payload.get("trace"), **common)
+                     exception=payload.get("exception"), trace_json=payload.get("trace_json"),
+                     trace_steps=payload.get("trace_steps", 0), **common)
 
 
 def refused_call(job: dict, error: BaseException, python: str) -> RunResult:

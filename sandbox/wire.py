@@ -171,14 +171,18 @@ def authentic(buffer, key: bytes) -> bool:
 
 def parse_result(buffer: bytes) -> dict:
     """The child's result (already authenticated by the forkserver), or ValueError when the
-    bytes are not one frame with a status."""
+    bytes are not one frame with a status. A traced run's trace comes as `trace_json`, the
+    text the child encoded (its `trace_steps` says how many steps it holds)."""
     head = RESULT_HEADER.size + RESULT_MAC_BYTES
     if len(buffer) < head:
         raise ValueError("no result frame" if not buffer else "truncated result frame")
     magic, size = RESULT_HEADER.unpack_from(buffer)
     if magic != RESULT_MAGIC or len(buffer) != head + size:
         raise ValueError("malformed result frame")
-    payload = json.loads(buffer[head:])
+    cut = buffer.find(b"\n", head)
+    payload = json.loads(buffer[head:cut] if cut >= 0 else buffer[head:])
     if not isinstance(payload, dict) or not isinstance(payload.get("status"), str):
         raise ValueError("result frame without a status")
+    if cut >= 0:  # a traced run: the trace's JSON text, kept undecoded (RunResult.trace_json)
+        payload["trace_json"] = buffer[cut + 1:].decode("ascii")
     return payload

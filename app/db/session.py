@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -21,7 +22,17 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+class JSONText(str):
+    """Text that already is JSON (a sandbox trace as the child encoded it): a JSON column
+    stores it as it is instead of encoding it as a JSON string."""
+
+
+def _json_serializer(value, _dumps=json.dumps) -> str:
+    return str.__str__(value) if type(value) is JSONText else _dumps(value)
+
+
 def make_engine(url: str, **kwargs) -> Engine:
+    kwargs.setdefault("json_serializer", _json_serializer)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":

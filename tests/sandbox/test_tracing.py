@@ -140,3 +140,52 @@ def test_untraced_run_has_no_trace(sb):
 def test_monitoring_tracer_is_used_where_available(sb):
     r = sb.run(job(RECURSION, entry="fact", args="3", trace=True))
     assert [s["value"]["repr"] for s in r.trace["steps"] if s["event"] == "return"] == ["1", "2", "6"]
+
+
+IN_PLACE = """\
+def f(xs):
+    a = [1, 2, 3]
+    a[0] = True
+    a[0] = -0.0
+    a.reverse()
+    s = {30, 10, 20}
+    s.discard(10)
+    s.add(10)
+    d = {"k": 1}
+    d["k"] = 2
+    t = (1, [2])
+    t[1].append(3)
+    xs.append(4)
+    return a
+"""
+
+
+def test_values_changed_in_place_are_encoded_anew_at_every_step(sb):
+    # the tracer reuses an encoding only while a value is provably unchanged (same object,
+    # same item objects in the same order); each in-place change must show at its step
+    r = sb.run(job(IN_PLACE, args="[5]", trace=True))
+    after = {s["line"]: s["locals"] for s in r.trace["steps"] if s["event"] == "line"}
+    assert after[3]["a"]["repr"] == "[1, 2, 3]" and after[4]["a"]["repr"] == "[True, 2, 3]"
+    assert after[5]["a"]["repr"] == "[-0.0, 2, 3]" and after[6]["a"]["repr"] == "[3, 2, -0.0]"
+    assert after[10]["d"]["repr"] == "{'k': 1}" and after[11]["d"]["repr"] == "{'k': 2}"
+    assert after[12]["t"]["repr"] == "(1, [2])" and after[13]["t"]["repr"] == "(1, [2, 3])"
+    assert after[13]["xs"]["repr"] == "[5]" and r.trace["steps"][-1]["locals"]["xs"]["repr"] == "[5, 4]"
+    assert after[8]["s"]["repr"] == "{20, 30}" and after[9]["s"]["repr"] == "{10, 20, 30}"
+
+
+PATCHED_BUILTINS = """\
+import builtins
+def f():
+    builtins.all = lambda it: True
+    builtins.map = lambda *a: iter(())
+    xs = [1, 2]
+    xs[0] = 7
+    xs[1] = 8
+    return xs
+"""
+
+
+def test_patching_builtins_cannot_make_the_tracer_reuse_a_stale_value(sb):
+    r = sb.run(job(PATCHED_BUILTINS, trace=True))
+    seen = [s["locals"]["xs"]["repr"] for s in r.trace["steps"] if "xs" in s["locals"]]
+    assert seen[:3] == ["[1, 2]", "[7, 2]", "[7, 8]"]

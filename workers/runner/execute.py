@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from app.db.session import JSONText
 from app.synthesis import repository as repo
 from workers.pipeline.lifecycle import SampleStatus
 from workers.pipeline.provenance import PYTHON_VERSION
@@ -29,7 +30,7 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
     exec_rows = [{
         "program_id": program_id, "args_source": args, "args_hash": a_hash, "input_origin": origin,
         "hash_seed": run.hash_seed, "status": run.status, "result": run.result, "exception": run.exception,
-        "stdout": run.stdout, "trace": run.trace, "duration_ms": run.duration_ms, "python_version": run.python or PYTHON_VERSION,
+        "stdout": run.stdout, "trace": None if run.trace_json is None else JSONText(run.trace_json), "duration_ms": run.duration_ms, "python_version": run.python or PYTHON_VERSION,
     } for (_, program_id, a_hash, args, origin, _), outcome in judged for run in outcome.runs]
     with scope() as session:
         ids = repo.insert_executions(session, exec_rows)  # the whole chunk in one statement
@@ -38,7 +39,7 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
             values: dict[str, Any] = {"execution_id": ids.get((program_id, a_hash, first.hash_seed))}
             if outcome.verdict == "kept":
                 values.update(result_chars=len((first.result or {}).get("repr", "")),
-                              trace_steps=len((first.trace or {}).get("steps", [])))
+                              trace_steps=first.trace_steps)
                 repo.move_sample(session, sample_id, SampleStatus.PENDING, SampleStatus.EXECUTED, **values)
             else:
                 repo.move_sample(session, sample_id, SampleStatus.PENDING, SampleStatus.REJECTED,

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from workers.pipeline.inputs import greedy_cover
 
 DYNAMIC_REASONS = ("deletable_statement", "constant_output", "deepest_block_unrun")
-MAX_TURNS = 20000
+MAX_TURNS = 5000  # loop turns per run, by default the sandbox's trace step cap
+MAX_RESULT_CHARS = 1000  # the execution filter's default result cap (ExecPolicy)
 DRIVER = "__naturalness_probe__"
 OFF = "__off__"  # the module global naming the statement a run leaves out (-1: none)
 
@@ -138,7 +139,7 @@ import ast as __probe_ast__
 
 __off__ = -1
 __probe_seen__ = set()
-__probe_turns__ = [0]
+__probe_turns__ = [0, 0]  # loop turns of this run, the cap
 
 
 def __hit__(k):
@@ -147,7 +148,7 @@ def __hit__(k):
 
 def __tick__():
     __probe_turns__[0] += 1
-    if __probe_turns__[0] > MAX_TURNS:
+    if __probe_turns__[0] > __probe_turns__[1]:
         raise RuntimeError("turns")
 
 
@@ -166,10 +167,11 @@ def __probe_fresh__(value):
     return value
 
 
-def __naturalness_probe__(entry, inputs, limit, variants):
+def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars):
     global __off__
     values = [__probe_ast__.literal_eval("(" + args + ",)") for args in inputs]
     func = globals()[entry]
+    __probe_turns__[1] = max_turns
 
     def run(i):
         __probe_seen__.clear()
@@ -177,14 +179,19 @@ def __naturalness_probe__(entry, inputs, limit, variants):
         try:
             value = func(*__probe_fresh__(values[i]))
             text = repr(value)
-            out = "ok:%d:%x" % (len(text), hash(text) & 0xFFFFFFFFFFFF)
+            out = ("ok:%d:%x" if len(text) <= max_chars else "big:%d:%x") % (
+                len(text), hash(text) & 0xFFFFFFFFFFFF)
         except BaseException as exc:
             out = "error:" + type(exc).__name__
         return out, sorted(__probe_seen__)
 
     runs = [run(i) for i in range(len(values))]
     probe_out, hits = [r[0] for r in runs], [r[1] for r in runs]
-    chosen = greedy_cover(hits, probe_out, limit)
+    # inputs the execution filter would keep: no error, more loop turns than a trace holds
+    # steps, or a result over the size cap (when none is, all stay candidates)
+    viable = [i for i, out in enumerate(probe_out) if out.startswith("ok:")] or list(range(len(values)))
+    picked = greedy_cover([hits[i] for i in viable], [probe_out[i] for i in viable], limit)
+    chosen = [viable[k] for k in picked]
     original = [probe_out[c] for c in chosen]
     deletable = []
     if all(o.startswith("ok:") for o in original):
@@ -210,16 +217,20 @@ def build_probe(code: str, max_variants: int = 40) -> Probe:
         block[i] = _guard(stmt, j)
     instrument = _Instrument()
     probe_tree = ast.fix_missing_locations(instrument.visit(probe_tree))
-    driver = (_RUNTIME.replace("MAX_TURNS", str(MAX_TURNS)) + "\n" + inspect.getsource(greedy_cover)
+    driver = (_RUNTIME + "\n" + inspect.getsource(greedy_cover)
               + "\n\n" + ast.unparse(probe_tree) + "\n")
     return Probe(driver, instrument.arms, variants)
 
 
-def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int) -> str:
+def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,
+               max_turns: int = MAX_TURNS, max_chars: int = MAX_RESULT_CHARS) -> str:
     """The argument text of the driver call: the driver runs the program on every input,
-    keeps `limit` of them coverage-first (`greedy_cover`), and runs the variants on those,
-    stopping a variant at the first input whose output it changes."""
-    return f"{entry_point!r}, {inputs!r}, {limit}, {len(probe.variants)}"
+    keeps `limit` of them coverage-first (`greedy_cover`) among those the execution filter
+    would keep (no error, at most `max_turns` loop turns - a traced run records a step per
+    turn at least, so set it to the trace's step cap -, a result repr of at most `max_chars`),
+    and runs the variants on those, stopping a variant at the first input whose output it
+    changes."""
+    return f"{entry_point!r}, {inputs!r}, {limit}, {len(probe.variants)}, {max_turns}, {max_chars}"
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sandbox import Job, Limits, RunResult
 from workers.pipeline.inputs import InputCandidate, distinct_inputs
-from workers.pipeline.naturalness.dynamic import DRIVER, Probe, build_probe, judge, probe_args
+from workers.pipeline.naturalness.dynamic import DRIVER, MAX_RESULT_CHARS, Probe, build_probe, judge, probe_args
 from workers.pipeline.naturalness.gate import dynamic_reasons
 
 PROBE_LIMITS = Limits(timeout_s=10.0, memory_mb=512)
@@ -45,9 +45,10 @@ class InputChoice:
         return REASON_PREFIX + self.reasons[0] if self.reasons else None
 
 
-def _job(i: int, probe: Probe, item: GateItem, limit: int) -> Job:
+def _job(i: int, probe: Probe, item: GateItem, limit: int, max_turns: int, max_chars: int) -> Job:
     return Job(id=f"probe:{i}", code=probe.code, entry_point=DRIVER,
-               args=probe_args(probe, item.entry_point, [c.args for c in item.candidates], limit),
+               args=probe_args(probe, item.entry_point, [c.args for c in item.candidates], limit,
+                               max_turns, max_chars),
                limits=PROBE_LIMITS)
 
 
@@ -66,8 +67,11 @@ def choose(probe: Probe, item: GateItem, result: RunResult, limit: int,
 
 
 def gate_inputs(sandbox, items: Sequence[GateItem], limit: int,  # noqa: ANN001
-                skip: Iterable[str] = ()) -> list[InputChoice]:
-    """One probe job per program on `sandbox` (anything with `run_many(jobs)`)."""
+                skip: Iterable[str] = (), max_result_chars: int = MAX_RESULT_CHARS) -> list[InputChoice]:
+    """One probe job per program on `sandbox` (anything with `run_many(jobs)` and `limits`).
+    Inputs the execution filter would reject (an error, more loop turns than the sandbox's
+    trace step cap, a result over `max_result_chars`) are not chosen while others remain."""
+    max_turns = sandbox.limits.trace_steps
     skip = tuple(skip)
     probes = []
     for item in items:
@@ -75,7 +79,8 @@ def gate_inputs(sandbox, items: Sequence[GateItem], limit: int,  # noqa: ANN001
             probes.append(build_probe(item.code))
         except SyntaxError:
             probes.append(None)
-    jobs = [_job(i, probe, item, limit) for i, (probe, item) in enumerate(zip(probes, items)) if probe]
+    jobs = [_job(i, probe, item, limit, max_turns, max_result_chars)
+            for i, (probe, item) in enumerate(zip(probes, items)) if probe]
     results = iter(sandbox.run_many(jobs))
     choices = []
     for probe, item in zip(probes, items):

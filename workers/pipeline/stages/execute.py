@@ -44,7 +44,7 @@ class ExecOutcome:
 
 
 def _comparable(run: RunResult) -> tuple[Any, ...]:
-    return (run.status, run.result, run.exception, run.stdout, run.trace)
+    return (run.status, run.result, run.exception, run.stdout, run.trace_json)
 
 
 def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolicy,

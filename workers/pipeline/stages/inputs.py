@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from sandbox import Limits
 from training.normalize import normalized_hash
 from workers.pipeline import seeds
 from workers.pipeline.arg_mutation import (
@@ -28,6 +29,8 @@ from workers.pipeline.teachers.base import Teacher, complete_all_sync
 
 
 class ProbeRunner(Protocol):
+    limits: Limits  # the probe caps loop turns at limits.trace_steps
+
     def run_many(self, jobs: Sequence[Any]) -> list[Any]: ...
 
 
@@ -128,7 +131,8 @@ def make_inputs(teacher: Teacher, sandbox: ProbeRunner, programs: Sequence[Progr
                      else distinct_inputs(candidates, spec.inputs_per_program))
     if gate.enabled:
         items = [GateItem(p.source, p.entry_point, pool) for p, pool in zip(programs, pools)]
-        choices = gate_inputs(sandbox, items, spec.inputs_per_program, gate.skip)
+        choices = gate_inputs(sandbox, items, spec.inputs_per_program, gate.skip,
+                              spec.exec_policy.max_result_chars)
     else:
         choices = [InputChoice(pool, []) for pool in pools]
     samples, unnatural = [], []

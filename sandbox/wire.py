@@ -23,6 +23,7 @@ _HEADER = struct.Struct(">I")
 RESULT_MAGIC = b"XSR2"
 RESULT_HEADER = struct.Struct(">4sQ")  # magic, body length; then the MAC, then the body
 RESULT_MAC_BYTES = 32
+_FRAME_HEAD = RESULT_HEADER.size + RESULT_MAC_BYTES  # where a result frame's body starts
 _REPORT_KIND = b"R"
 # kind, flags, wait status, duration ms, CPU ms, lengths of result, stdout and stderr
 _REPORT = struct.Struct(">cBiddIII")
@@ -95,10 +96,13 @@ class RunReport:
 
     def same_behaviour(self, other: "RunReport") -> bool:
         """Whether both runs left the same raw outcome (times aside), so that judging them
-        gives the same status, result, exception, output and trace. A run ended by a signal
-        does not qualify: its verdict also depends on the CPU time it used."""
+        gives the same status, result, exception, output and trace. The result frames are
+        compared past their header and keyed hash (each job has its own key; the forkserver
+        checked both). A run ended by a signal does not qualify: its verdict also depends on
+        the CPU time it used."""
         return (not os.WIFSIGNALED(self.wait_status) and self.wait_status == other.wait_status
-                and self.timed_out == other.timed_out and self.result == other.result
+                and self.timed_out == other.timed_out
+                and self.result[_FRAME_HEAD:] == other.result[_FRAME_HEAD:]
                 and self.stdout == other.stdout and self.stderr == other.stderr
                 and self.stdout_over == other.stdout_over
                 and self.stderr_over == other.stderr_over and self.forged == other.forged)

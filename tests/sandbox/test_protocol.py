@@ -86,6 +86,9 @@ def test_same_behaviour_of_reports_is_exact_and_excludes_signals():
     assert not a.same_behaviour(_report(_frame('{"status": "ok" }'), stdout=b"x"))
     killed = _report(wait_status=signal.SIGKILL)
     assert not killed.same_behaviour(_report(wait_status=signal.SIGKILL))
+    # each job hashes its frame under its own key: the same body under two keys is the same
+    other_key = _report(result_frame(b'{"status": "ok"}', b"j" * 32), stdout=b"x")
+    assert other_key.result != a.result and a.same_behaviour(other_key)
 
 
 def test_call_text_is_checked_on_the_host():
@@ -116,6 +119,7 @@ def test_run_pairs_decode_an_identical_second_run_once(sb):
     assert same is True and same_behaviour(first, second)
     assert (first.id, first.hash_seed, second.id, second.hash_seed) == ("k#0", 0, "k#1", 1)
     assert second.trace == first.trace and second.stdout == "1\n" and second.duration_ms > 0
+    assert second.trace_json is first.trace_json  # the second run was not decoded again
     alone = sb.run(second_job)
     assert same_behaviour(alone, second) and alone.to_dict().keys() == second.to_dict().keys()
 

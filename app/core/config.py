@@ -67,6 +67,13 @@ class S3StoreSettings(BaseModel):
     def _strip_slashes(cls, value: str) -> str:
         return value.strip("/")
 
+    @field_validator("endpoint_url")
+    @classmethod
+    def _check_endpoint(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL, e.g. http://minio:9000")
+        return value
+
 
 class ExportSettings(BaseModel):
     """Scheduled (Celery beat) exports: an incremental export of the samples created since the

@@ -65,6 +65,7 @@ def _with_store(settings: Settings, cfg: S3StoreSettings) -> Settings:
     return settings.model_copy(update={"exports": settings.exports.model_copy(update={"store": "s3", "s3": cfg})})
 
 
+@pytest.mark.slow  # a worker process and the synth CLI
 def test_a_worker_uploads_and_an_api_elsewhere_serves_the_files(make_nightly, s3_url, bucket, tmp_path) -> None:  # noqa: F811
     env = {"EXECSYNTH_EXPORTS__STORE": "s3", "EXECSYNTH_EXPORTS__S3__BUCKET": bucket,
            "EXECSYNTH_EXPORTS__S3__ENDPOINT_URL": s3_url, "EXECSYNTH_EXPORTS__S3__PREFIX": "runs",

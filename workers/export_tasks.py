@@ -18,6 +18,7 @@ from app.core.config import get_settings
 from app.core.errors import NotFound
 from app.db.session import session_scope
 from app.exports import nightly, repository, retention, runner
+from app.exports.store import reader_store, writer_store
 from workers.celery_app import celery_app
 
 log = logging.getLogger(__name__)
@@ -29,11 +30,12 @@ def _scope():
 
 @celery_app.task(name=RUN_EXPORT, bind=True)
 def run_export(self: Task, export_id: int) -> str:
-    """Write the export of row `export_id` into `<data_dir>/exports/<kind>/<id>-<format>/`."""
+    """Write the export of row `export_id` into `<data_dir>/exports/<kind>/<id>-<format>/`, or
+    upload it to `<bucket>/<prefix>/<kind>/<id>-<format>/` with `exports.store=s3`."""
     settings = get_settings()
     cfg = settings.exports
     try:
-        status = runner.execute(_scope, export_id, settings.exports_dir)
+        status = runner.execute(_scope, export_id, settings.exports_dir, store=writer_store(cfg))
     except NotFound:
         log.error("export %s: no such row; nothing to run", export_id)
         return "missing"
@@ -49,7 +51,7 @@ def run_export(self: Task, export_id: int) -> str:
         with _scope() as session:
             row = repository.get(session, export_id)
             if row.kind in (nightly.INCREMENTAL, nightly.FULL):
-                retention.prune(session, row.kind, row.format, cfg.keep_last, settings.exports_dir)
+                retention.prune(session, row.kind, row.format, cfg.keep_last, settings.exports_dir, reader_store(cfg))
     return status
 
 

@@ -3,7 +3,7 @@ download its files. Every route needs an API key: the files are the product."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Path, Query, Response, status
+from fastapi import APIRouter, Depends, Path, Query, Request, Response, status
 from fastapi.responses import FileResponse
 from sqlalchemy.orm import Session
 
@@ -15,6 +15,7 @@ from app.apikeys.service import Principal
 from app.core.config import Settings
 from app.db.models import Export
 from app.exports import service
+from app.exports.download import file_response
 from app.exports.schemas import ExportCreate, ExportDetail, ExportKind, ExportPage, ExportRead, ExportStatus
 
 router = APIRouter(prefix="/exports", tags=["exports"], route_class=StrictJsonRoute)
@@ -64,12 +65,15 @@ def get_export(row: Export = Depends(export_or_404)) -> ExportDetail:
 
 
 @router.get("/{export_id}/files/{name}", response_class=FileResponse,
-            summary="Download one file of a finished export",
+            summary="Download one file of a finished export (one byte range with Range)",
             responses={200: {"content": {"application/octet-stream": {}}, "description": "the file"},
+                       206: {"content": {"application/octet-stream": {}}, "description": "the range asked for"},
+                       416: {"description": "the range starts past the end"},
                        **errors(404, 422, *AUTH_ERRORS)},
             dependencies=[Depends(api_key)])
-def download(name: str = Path(min_length=1, max_length=255), row: Export = Depends(export_or_404)) -> FileResponse:
-    return FileResponse(service.file_path(row, name), filename=name, media_type="application/octet-stream")
+def download(request: Request, name: str = Path(min_length=1, max_length=255), row: Export = Depends(export_or_404),
+             settings: Settings = Depends(settings_dep)) -> Response:
+    return file_response(row, name, request.method, request.headers.get("range"), settings.exports)
 
 
 # HEAD: the same answer without the body (size and type), with an operation id of its own

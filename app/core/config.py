@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ENV_PREFIX = "EXECSYNTH_"
@@ -44,6 +44,37 @@ class ApiSettings(BaseModel):
     max_body_bytes: int = Field(default=1 << 20, ge=1024, le=1 << 30, description="larger request bodies get 413 unread")
 
 
+class S3StoreSettings(BaseModel):
+    """Where export files go when `exports.store` is "s3": any S3-compatible server (AWS, MinIO).
+    Credentials left empty come from boto3's usual chain (AWS_ACCESS_KEY_ID /
+    AWS_SECRET_ACCESS_KEY, a profile, an instance role)."""
+
+    model_config = ConfigDict(frozen=True)  # hashable: one S3 client per distinct setting
+
+    bucket: str = Field(default="", max_length=63, description="an existing bucket; required with store=s3")
+    prefix: str = Field(default="exports", max_length=512, description="key prefix; objects are <prefix>/<kind>/<id>-<format>/<file>")
+    endpoint_url: str | None = Field(default=None, description="e.g. http://minio:9000; None: AWS")
+    region: str | None = Field(default=None, description="None: boto3's default (AWS_DEFAULT_REGION)")
+    access_key_id: str | None = None
+    secret_access_key: SecretStr | None = None
+    multipart_threshold_mb: int = Field(default=64, ge=5, le=5_000, description="files at least this large are sent in parts")
+    part_size_mb: int = Field(default=16, ge=5, le=5_000)
+    connect_timeout_s: float = Field(default=5.0, gt=0, le=300)
+    read_timeout_s: float = Field(default=60.0, gt=0, le=3_600)
+
+    @field_validator("prefix")
+    @classmethod
+    def _strip_slashes(cls, value: str) -> str:
+        return value.strip("/")
+
+    @field_validator("endpoint_url")
+    @classmethod
+    def _check_endpoint(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL, e.g. http://minio:9000")
+        return value
+
+
 class ExportSettings(BaseModel):
     """Scheduled (Celery beat) exports: an incremental export of the samples created since the
     last successful run of each format, a periodic full snapshot, and the last N of each kept."""
@@ -62,6 +93,14 @@ class ExportSettings(BaseModel):
     stale_after_s: float = Field(default=3_600.0, gt=0, description="a pending/running export older than this is recorded as lost")
     max_retries: int = Field(default=5, ge=0, le=50)
     retry_backoff_s: float = Field(default=30.0, ge=0, le=3_600, description="first retry delay; doubles per attempt")
+    store: Literal["local", "s3"] = Field(default="local", description="where workers put export files: the data folder, or an S3 bucket the API streams from")
+    s3: S3StoreSettings = Field(default_factory=S3StoreSettings)
+
+    @model_validator(mode="after")
+    def _s3_needs_a_bucket(self) -> "ExportSettings":
+        if self.store == "s3" and not self.s3.bucket:
+            raise ValueError("store is s3 but EXECSYNTH_EXPORTS__S3__BUCKET is empty")
+        return self
 
     @field_validator("schedule")
     @classmethod

@@ -90,14 +90,18 @@ def list_page(session: Session, limit: int, offset: int, kind: str | None, statu
     return ExportPage(items=[read(r) for r in rows], total=total, limit=limit, offset=offset)
 
 
-def file_path(row: Export, name: str) -> Path:
-    """The file `name` of a finished export. Only names the row lists are served, and the
-    resolved path must sit directly in the export's folder (no traversal, no symlink out)."""
-    listed = {f["path"] for f in row.files or []}
+def check_listed(row: Export, name: str) -> None:
+    """Only the names a finished row lists are served."""
     if row.status == "pruned":
         raise NotFound(f"export {row.id} was pruned (only the newest runs are kept)")
-    if row.status != "done" or name not in listed or not row.out_dir:
+    if row.status != "done" or name not in {f["path"] for f in row.files or []} or not row.out_dir:
         raise NotFound(f"export {row.id} has no file {name!r}")
+
+
+def file_path(row: Export, name: str) -> Path:
+    """The file `name` of a finished export kept in a folder: a listed name whose resolved
+    path sits directly in the export's folder (no traversal, no symlink out)."""
+    check_listed(row, name)
     folder = Path(row.out_dir).resolve()
     path = (folder / name).resolve()
     if path.parent != folder or not path.is_file():

@@ -9,10 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.batches.schemas import FunnelStage
 
 
+ACCEPTANCE = "accepted / (accepted + rejected): samples still in flight are not counted; null while none finished"
+
+
 class Bucket(BaseModel):
     key: str = Field(examples=["str"])
     total: int
     accepted: int
+    rejected: int = Field(description="finished without being accepted")
+    acceptance_rate: float | None = Field(description=ACCEPTANCE)
     solved_samples: int = Field(description="samples with a solver pass count")
     mean_pass_rate: float | None = Field(description="mean of solver_passes / solver_k")
 
@@ -30,14 +35,16 @@ class PassRateBucket(BaseModel):
 
 class DifficultyStats(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{
-        "total": 10, "accepted": 6, "by_type": [], "by_method": [], "by_level": [],
+        "total": 10, "accepted": 6, "rejected": 2, "acceptance_rate": 0.75, "by_type": [], "by_method": [], "by_level": [],
         "pass_rate": [{"pass_rate": 0.3, "total": 10, "accepted": 6}],
         "level_pass_rate": {"C1": {"0.3": 10}},
         "computed_at": "2026-12-01T10:00:00Z", "max_age_s": 10.0,
     }]})
 
-    total: int
+    total: int = Field(description="every sample, in flight (pending, executed) or finished")
     accepted: int
+    rejected: int
+    acceptance_rate: float | None = Field(description=ACCEPTANCE)
     by_type: list[Bucket]
     by_method: list[MethodBucket]
     by_level: list[Bucket]

@@ -18,6 +18,7 @@ from app.stats.schemas import (
     BatchFunnel, Bucket, DifficultyStats, FeatureStats, FunnelStats, LevelFeatures, MethodBucket, PassRateBucket,
 )
 from workers.pipeline.difficulty.features import Features
+from workers.pipeline.lifecycle import SampleStatus
 
 # Where a snapshot computation gets its session: it may run on a refresh thread after the
 # request that triggered it has returned, so it opens (and closes) its own.
@@ -27,22 +28,31 @@ Sessions = Callable[[], Session]
 FEATURE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Features))
 
 
+def acceptance_rate(accepted: int, rejected: int) -> float | None:
+    """Accepted over finished samples: those still pending or executed are not yet a verdict,
+    so a running batch does not look worse than it is. None while nothing has finished."""
+    finished = accepted + rejected
+    return round(accepted / finished, 4) if finished else None
+
+
 class _Acc:
-    __slots__ = ("total", "accepted", "solved", "rate_sum")
+    __slots__ = ("total", "accepted", "rejected", "solved", "rate_sum")
 
     def __init__(self) -> None:
-        self.total = self.accepted = self.solved = 0
+        self.total = self.accepted = self.rejected = self.solved = 0
         self.rate_sum = 0.0
 
-    def add(self, n: int, accepted: bool, rate: float | None) -> None:
+    def add(self, n: int, status: str, rate: float | None) -> None:
         self.total += n
-        self.accepted += n if accepted else 0
+        self.accepted += n if status == SampleStatus.ACCEPTED else 0
+        self.rejected += n if status == SampleStatus.REJECTED else 0
         if rate is not None:
             self.solved += n
             self.rate_sum += rate * n
 
     def fields(self) -> dict:
-        return {"total": self.total, "accepted": self.accepted, "solved_samples": self.solved,
+        return {"total": self.total, "accepted": self.accepted, "rejected": self.rejected,
+                "acceptance_rate": acceptance_rate(self.accepted, self.rejected), "solved_samples": self.solved,
                 "mean_pass_rate": round(self.rate_sum / self.solved, 4) if self.solved else None}
 
 
@@ -52,21 +62,20 @@ def fold_difficulty(rows: Iterable[tuple], max_age_s: float) -> DifficultyStats:
     by_level: dict[str, _Acc] = defaultdict(_Acc)
     by_rate: dict[float, list[int]] = defaultdict(lambda: [0, 0])
     table: dict[str, dict[str, int]] = defaultdict(dict)
-    total = accepted = 0
+    overall = _Acc()
     for type_name, method, level, status, k, passes, n in rows:
-        ok = status == "accepted"
+        ok = status == SampleStatus.ACCEPTED
         rate = passes / k if k and passes is not None else None
-        for acc in (by_type[type_name], by_method[(type_name, method)], by_level[level]):
-            acc.add(n, ok, rate)
-        total += n
-        accepted += n if ok else 0
+        for acc in (by_type[type_name], by_method[(type_name, method)], by_level[level], overall):
+            acc.add(n, status, rate)
         if rate is not None:
             bucket = round(rate, 1)
             by_rate[bucket][0] += n
             by_rate[bucket][1] += n if ok else 0
             table[level][f"{bucket:.1f}"] = table[level].get(f"{bucket:.1f}", 0) + n
     return DifficultyStats(
-        total=total, accepted=accepted,
+        total=overall.total, accepted=overall.accepted, rejected=overall.rejected,
+        acceptance_rate=acceptance_rate(overall.accepted, overall.rejected),
         by_type=[Bucket(key=k, **a.fields()) for k, a in sorted(by_type.items())],
         by_method=[MethodBucket(key=f"{t}.{m}", type=t, method=m, **a.fields()) for (t, m), a in sorted(by_method.items())],
         by_level=[Bucket(key=k, **a.fields()) for k, a in sorted(by_level.items())],

@@ -27,7 +27,9 @@ def test_difficulty_distributions_and_level_by_pass_rate_table(client, migrated_
     body = client.get("/v1/stats/difficulty", params={"batch_id": batch_id}).json()
     assert (body["total"], body["accepted"]) == (5, 3)
     by_type = {b["key"]: b for b in body["by_type"]}
-    assert by_type["str"] | {} == {"key": "str", "total": 2, "accepted": 2, "solved_samples": 2, "mean_pass_rate": 0.15}
+    assert by_type["str"] | {} == {"key": "str", "total": 2, "accepted": 2, "rejected": 0, "acceptance_rate": 1.0,
+                                   "solved_samples": 2, "mean_pass_rate": 0.15}
+    assert (body["rejected"], body["acceptance_rate"]) == (2, 0.6)
     assert (by_type["list"]["total"], by_type["list"]["solved_samples"]) == (3, 2)
     assert by_type["list"]["mean_pass_rate"] == 0.65
     assert [(m["type"], m["method"], m["total"]) for m in body["by_method"]] == [("list", "append", 3), ("str", "split", 2)]

@@ -98,6 +98,7 @@ PROGRAMS = [
 ]
 OLD_BATCH_PROGRAMS = 6  # programs 0..5 go to the finished batch, the rest to the running one
 SOLVER_K = 10
+IN_FLIGHT = 3  # pending samples of the running batch
 KEEP_PASSES = 3  # accepted when the solver passes at most this many of k
 
 
@@ -106,6 +107,7 @@ class Seeded:
     batch_ids: list[int] = field(default_factory=list)
     accepted_ids: list[int] = field(default_factory=list)
     sample_ids: list[int] = field(default_factory=list)
+    sample_program_of_new: int = 0  # a program of the running batch
 
 
 def run_in_sandbox(jobs: list[dict]) -> dict[str, dict]:
@@ -146,11 +148,24 @@ def seed(session: Session) -> Seeded:
         program = _program(batch, i, call.id, ctype, method, level, sources[i], inputs[0], created)
         session.add(program)
         session.flush()
+        out.sample_program_of_new = program.id
         for k, args in enumerate(inputs):
             sample = _sample(session, batch, program, runs[f"{i}:{k}"], i, k, args, created)
             out.sample_ids.append(sample.id)
             if sample.status == "accepted":
                 out.accepted_ids.append(sample.id)
+    # samples of the running batch still in flight (created, not executed yet): they count in
+    # the totals but are no verdict, so the acceptance rate must leave them out
+    in_flight = session.get(Program, out.sample_program_of_new)
+    for k in range(IN_FLIGHT):
+        args = f"[{k}, {k + 1}]"
+        sample = Sample(batch_id=new.id, program_id=in_flight.id, args_hash=hashlib.sha256(args.encode()).hexdigest(),
+                        args_source=args, input_index=100 + k, input_origin="mutation", status="pending",
+                        constraint_type=in_flight.constraint_type, constraint_method=in_flight.constraint_method,
+                        level=in_flight.level, created_at=now)
+        session.add(sample)
+        session.flush()
+        out.sample_ids.append(sample.id)
     # programs the static check threw out, so the funnel shows program-stage reasons too
     for slot, reason in ((90, "constraint_mismatch"), (91, "no_code_block"), (92, "constraint_mismatch")):
         session.add(Program(batch_id=new.id, slot=slot, origin="builtin", constraint_type="list", constraint_method="append",

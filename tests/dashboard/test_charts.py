@@ -48,9 +48,12 @@ def server_fold(rows: list[dict]) -> dict:
 def test_page_loads_clean_and_every_chart_shows_the_api_numbers(browser, live: Live, chart_library) -> None:
     page, console = open_dashboard(browser, live)
     stats = live.api("/v1/stats/difficulty")
-    assert stats["total"] == 21 and stats["accepted"] == 7  # the seeded set, so the charts are not empty
+    # the seeded set (so the charts are not empty): 21 finished samples and 3 still in flight
+    assert (stats["total"], stats["accepted"], stats["rejected"]) == (24, 7, 14)
     assert_difficulty_charts(page, stats)
-    assert page.inner_text("#kpi-total") == "21" and page.inner_text("#kpi-accepted") == "7"
+    assert page.inner_text("#kpi-total") == "24" and page.inner_text("#kpi-accepted") == "7"
+    # accepted / finished, not / all samples (7 / 24 = 29.2% would count in-flight ones as refused)
+    assert stats["acceptance_rate"] == 0.3333 and page.inner_text("#kpi-rate") == "33.3%"
 
     funnel = live.api("/v1/stats/funnel")["overall"]
     drawn = chart_data(page, "chart-funnel")
@@ -102,7 +105,10 @@ def test_filters_change_the_charts_to_the_filtered_api_numbers(browser, live: Li
     page, console = open_dashboard(browser, live)
     old, new = live.batch_ids
     change_and_wait(page, "#f-batch", str(new))
-    assert_difficulty_charts(page, live.api("/v1/stats/difficulty", batch_id=new))
+    running = live.api("/v1/stats/difficulty", batch_id=new)
+    assert_difficulty_charts(page, running)
+    assert running["total"] > running["accepted"] + running["rejected"]  # the batch has samples in flight
+    assert page.inner_text("#kpi-rate") == f"{100 * running['accepted'] / (running['accepted'] + running['rejected']):.1f}%"
     assert page.text_content("#funnel-scope") == f"batch {new}"
     batch_funnel = next(b for b in live.api("/v1/stats/funnel")["batches"] if b["batch_id"] == new)["funnel"]
     assert chart_data(page, "chart-funnel")["datasets"][0]["data"] == [s["passed"] for s in batch_funnel]
@@ -110,7 +116,7 @@ def test_filters_change_the_charts_to_the_filtered_api_numbers(browser, live: Li
     change_and_wait(page, "#f-batch", "")
     change_and_wait(page, "#f-type", "list")
     listed = server_fold(live.all_samples(type="list"))
-    assert listed["total"] == 7
+    assert listed["total"] == 10  # 7 finished, 3 in flight
     assert_difficulty_charts(page, listed)
     methods = page.evaluate("() => [...document.querySelectorAll('#f-method option')].map(o => o.value).filter(Boolean)")
     assert "append" in methods and "upper" not in methods  # the method list follows the type
@@ -128,6 +134,9 @@ def test_filters_change_the_charts_to_the_filtered_api_numbers(browser, live: Li
     assert recent and {r["batch_id"] for r in recent} == {new}  # the old batch is three days old
     assert_difficulty_charts(page, server_fold(recent))
     assert page.inner_text("#kpi-total") == str(len(recent))
+    folded = server_fold(recent)  # the page folds these rows itself: the same rate as the API's
+    assert folded["total"] > folded["accepted"] + folded["rejected"]
+    assert page.inner_text("#kpi-rate") == f"{100 * folded['acceptance_rate']:.1f}%"
     shown = page.evaluate("() => [...document.querySelectorAll('#samples tr[data-sample]')].map(r => Number(r.dataset.sample))")
     assert shown and set(shown) <= {r["id"] for r in recent}
     assert console.errors == []

@@ -3,7 +3,14 @@
 // list itself into the same shape (same buckets, same rounding of the pass rate to 0.1).
 
 function bucket() {
-  return { total: 0, accepted: 0, solved_samples: 0, rate_sum: 0 };
+  return { total: 0, accepted: 0, rejected: 0, solved_samples: 0, rate_sum: 0 };
+}
+
+/** Accepted over finished (accepted + rejected) samples, as the API computes it: samples still
+ * in flight are no verdict yet. null while none has finished. */
+export function acceptanceRate(accepted, rejected) {
+  const finished = accepted + rejected;
+  return finished ? Math.round((accepted / finished) * 1e4) / 1e4 : null;
 }
 
 function finish(key, acc) {
@@ -11,6 +18,8 @@ function finish(key, acc) {
     key,
     total: acc.total,
     accepted: acc.accepted,
+    rejected: acc.rejected,
+    acceptance_rate: acceptanceRate(acc.accepted, acc.rejected),
     solved_samples: acc.solved_samples,
     mean_pass_rate: acc.solved_samples ? Math.round((acc.rate_sum / acc.solved_samples) * 1e4) / 1e4 : null,
   };
@@ -41,8 +50,10 @@ export function foldDifficulty(rows) {
   const table = {};
   let total = 0;
   let accepted = 0;
+  let rejected = 0;
   for (const row of rows) {
     const ok = row.status === "accepted";
+    const no = row.status === "rejected";
     const rate = row.solver_k && row.solver_passes !== null && row.solver_passes !== undefined
       ? row.solver_passes / row.solver_k : null;
     for (const [map, key] of [[types, row.constraint_type], [levels, row.level]]) {
@@ -50,6 +61,7 @@ export function foldDifficulty(rows) {
       const acc = map.get(key);
       acc.total += 1;
       acc.accepted += ok ? 1 : 0;
+      acc.rejected += no ? 1 : 0;
       if (rate !== null) {
         acc.solved_samples += 1;
         acc.rate_sum += rate;
@@ -57,6 +69,7 @@ export function foldDifficulty(rows) {
     }
     total += 1;
     accepted += ok ? 1 : 0;
+    rejected += no ? 1 : 0;
     if (rate !== null) {
       const r = Math.round(rate * 10) / 10;
       const cell = rates.get(r) || { pass_rate: r, total: 0, accepted: 0 };
@@ -72,6 +85,8 @@ export function foldDifficulty(rows) {
   return {
     total,
     accepted,
+    rejected,
+    acceptance_rate: acceptanceRate(accepted, rejected),
     by_type: sortedKeys(types).map((k) => finish(k, types.get(k))),
     by_level: sortedKeys(levels).map((k) => finish(k, levels.get(k))),
     pass_rate: [...rates.values()].sort((a, b) => a.pass_rate - b.pass_rate),

@@ -3,7 +3,7 @@
 // what the browser tests (and anyone scripting the page) wait on.
 
 import { allSamples, getJson, getKey, setKey } from "./api.js";
-import { foldDifficulty, inDateRange } from "./aggregate.js";
+import { acceptanceRate, foldDifficulty, inDateRange } from "./aggregate.js";
 import { loadBatches, renderBatches } from "./batches.js";
 import { loadExports, renderExports } from "./exports.js";
 import { chartsAvailable, renderDifficulty, renderFeatures, setLogAxis } from "./charts.js";
@@ -78,7 +78,7 @@ function renderKpis(stats) {
   const rateSum = stats.by_level.reduce((a, b) => a + (b.mean_pass_rate || 0) * b.solved_samples, 0);
   $("kpi-total").textContent = fmtInt(stats.total);
   $("kpi-accepted").textContent = fmtInt(stats.accepted);
-  $("kpi-rate").textContent = stats.total ? fmtPct(stats.accepted / stats.total) : "–";
+  $("kpi-rate").textContent = fmtPct(acceptanceRate(stats.accepted, stats.rejected));
   $("kpi-pass").textContent = solved ? fmtPct(rateSum / solved) : "–";
 }
 

@@ -3,8 +3,7 @@
 // next to the button; nothing is sent without a key.
 
 import { getJson, sendJson } from "./api.js";
-import { $, fmtInt } from "./dom.js";
-import { el } from "./el.js";
+import { $, fmtInt, h } from "./dom.js";
 
 const form = { catalog: null };
 
@@ -17,12 +16,12 @@ function fillMethods() {
   const keep = new Set(selected($("bf-methods")));
   const entries = form.catalog.entries.filter((e) => types.size === 0 || types.has(e.type));
   const methods = [...new Set(entries.map((e) => e.method))].sort();
-  $("bf-methods").replaceChildren(...methods.map((m) => el("option", { value: m, selected: keep.has(m) }, m)));
+  $("bf-methods").replaceChildren(...methods.map((m) => h("option", { value: m, selected: keep.has(m) }, m)));
 }
 
 async function loadTeachers() {
   const list = await getJson("/v1/teachers");
-  $("bf-teacher").replaceChildren(...list.items.map((t) => el("option", {
+  $("bf-teacher").replaceChildren(...list.items.map((t) => h("option", {
     value: t.name, selected: t.default, disabled: Boolean(t.error), title: t.error || "",
   }, `${t.name} (${t.kind}${t.model ? ", " + t.model : ""})${t.error ? " – invalid" : ""}`)));
 }
@@ -49,9 +48,9 @@ function spec() {
 
 export async function setupBatchForm(catalog, onCreated) {
   form.catalog = catalog;
-  $("bf-levels").replaceChildren(el("legend", {}, "Levels"), ...catalog.levels.map((l) => el("label", { className: "check" },
-    el("input", { type: "checkbox", value: l.name, checked: true }), l.name)));
-  $("bf-types").replaceChildren(...catalog.types.map((t) => el("option", { value: t }, t)));
+  $("bf-levels").replaceChildren(h("legend", {}, "Levels"), ...catalog.levels.map((l) => h("label", { class: "check" },
+    h("input", { type: "checkbox", value: l.name, checked: true }), l.name)));
+  $("bf-types").replaceChildren(...catalog.types.map((t) => h("option", { value: t }, t)));
   fillMethods();
   $("bf-types").addEventListener("change", fillMethods);
   $("batch-form").addEventListener("submit", async (ev) => {

@@ -3,8 +3,7 @@
 // Calls and programs hold the teacher's raw text, so they need the API key.
 
 import { getJson, getKey, sendJson } from "./api.js";
-import { $, fmtInt, fmtUsd } from "./dom.js";
-import { el, fillRows } from "./el.js";
+import { $, fillRows, fmtInt, fmtUsd, h } from "./dom.js";
 
 const CANCELLABLE = new Set(["pending", "running"]);
 const panel = { batches: [], calls: new Map() };
@@ -19,20 +18,20 @@ function chosen() {
 }
 
 function callRow(c) {
-  return el("tr", { dataset: { call: String(c.id), status: c.status }, className: c.status === "error" ? "row-error" : "" },
-    el("td", {}, `#${c.id}`), el("td", {}, c.purpose),
-    el("td", {}, el("span", { className: `pill status-${c.status}` }, c.status)),
-    el("td", { className: "num" }, `${Math.round(c.latency_ms)} ms`),
-    el("td", { className: "num" }, `${fmtInt(c.prompt_tokens)} + ${fmtInt(c.completion_tokens)}`),
-    el("td", { className: "num" }, fmtUsd(c.cost_usd)),
-    el("td", { className: "inline-error-text" }, c.error || ""));
+  return h("tr", { dataset: { call: String(c.id), status: c.status }, class: c.status === "error" ? "row-error" : "" },
+    h("td", {}, `#${c.id}`), h("td", {}, c.purpose),
+    h("td", {}, h("span", { class: `pill status-${c.status}` }, c.status)),
+    h("td", { class: "num" }, `${Math.round(c.latency_ms)} ms`),
+    h("td", { class: "num" }, `${fmtInt(c.prompt_tokens)} + ${fmtInt(c.completion_tokens)}`),
+    h("td", { class: "num" }, fmtUsd(c.cost_usd)),
+    h("td", { class: "inline-error-text" }, c.error || ""));
 }
 
 function programRow(p) {
-  return el("tr", { dataset: { program: String(p.id) } },
-    el("td", {}, `#${p.id}`), el("td", { className: "num" }, String(p.slot)),
-    el("td", {}, `${p.constraint_type}.${p.constraint_method}`), el("td", {}, p.level),
-    el("td", {}, p.reject_reason || ""), el("td", { className: "detail-text" }, p.reject_detail || ""));
+  return h("tr", { dataset: { program: String(p.id) } },
+    h("td", {}, `#${p.id}`), h("td", { class: "num" }, String(p.slot)),
+    h("td", {}, `${p.constraint_type}.${p.constraint_method}`), h("td", {}, p.level),
+    h("td", {}, p.reject_reason || ""), h("td", { class: "detail-text" }, p.reject_detail || ""));
 }
 
 function showCall(id) {
@@ -68,7 +67,7 @@ export async function renderBatchPanel(details) {
   panel.batches = details;
   const select = $("bp-batch");
   const current = select.value;
-  select.replaceChildren(...details.map((b) => el("option", { value: String(b.id) }, `#${b.id} ${b.status}`)));
+  select.replaceChildren(...details.map((b) => h("option", { value: String(b.id) }, `#${b.id} ${b.status}`)));
   if (details.some((b) => String(b.id) === current)) select.value = current;
   const batch = chosen();
   $("bp-cancel").disabled = !batch || !CANCELLABLE.has(batch.status);

@@ -4,13 +4,15 @@
 
 /**
  * An element built without parsing HTML. `props`: "class", "dataset" (object), "style"
- * (object of CSS properties), anything else becomes an attribute. `children`: text (any
+ * (object of CSS properties), anything else becomes an attribute (never a DOM property, so no
+ * `innerHTML`; `true` gives a boolean attribute such as `checked`, `false` leaves it out). `children`: text (any
  * value, shown as text), nodes, arrays of them; null, undefined and false are skipped.
  */
 export function h(tag, props = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(props || {})) {
     if (value === undefined || value === null || value === false) continue;
+    if (/^on/i.test(key)) throw new Error(`h: no inline handlers (${key}); use addEventListener`);
     if (key === "class") el.className = String(value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "style") Object.assign(el.style, value);
@@ -31,6 +33,11 @@ function appendAll(el, children) {
 export function fill(el, ...children) {
   el.replaceChildren();
   appendAll(el, children);
+}
+
+/** Replaces the rows of a table body; `empty` is the text of a single row when there are none. */
+export function fillRows(tbody, rows, empty, columns) {
+  tbody.replaceChildren(...(rows.length ? rows : [messageRow(columns, empty)]));
 }
 
 /** A table row spanning `columns` with a muted message (optionally with a code part). */

@@ -138,8 +138,16 @@ def insert_executions(session: Session, rows: Sequence[dict[str, Any]]) -> dict[
     return {(p, a, h): i for p, a, h, i in found.all() if (p, a, h) in keys}
 
 
-def execution_by_id(session: Session, execution_id: int) -> Execution | None:
-    return session.get(Execution, execution_id)
+def executed_samples(session: Session, batch_id: int, slots: Sequence[int]) -> list[tuple[Sample, Program, Any, Any]]:
+    """(sample, program, result, trace) of every executed sample in `slots`, in one query."""
+    query = (
+        select(Sample, Program, Execution.result, Execution.trace)
+        .join(Program, Program.id == Sample.program_id)
+        .join(Execution, Execution.id == Sample.execution_id)
+        .where(Sample.batch_id == batch_id, Program.slot.in_(list(slots)), Sample.status == SampleStatus.EXECUTED)
+        .order_by(Sample.id)
+    )
+    return [tuple(row) for row in session.execute(query).all()]
 
 
 def insert_questions(session: Session, rows: Sequence[dict[str, Any]]) -> None:

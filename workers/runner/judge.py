@@ -21,10 +21,9 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
     spec, teacher_name = loaded
     with scope() as session:
         items = []
-        for sample, program in repo.samples_with_status(session, batch_id, slots, SampleStatus.EXECUTED):
-            run_ = repo.execution_by_id(session, sample.execution_id)
+        for sample, program, result, trace in repo.executed_samples(session, batch_id, slots):
             items.append(ExecutedSample(sample.id, program.slot, program.source, program.entry_point,
-                                        sample.args_source, run_.result, run_.trace))
+                                        sample.args_source, result, trace))
     calls = []
     solver: dict[int, tuple[int, int]] = {}
     solved: dict[int, bool] = {}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import inspect
 from dataclasses import dataclass, field
 
@@ -204,6 +205,11 @@ def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars):
 '''
 
 
+@functools.cache
+def _cover_source() -> str:
+    return inspect.getsource(greedy_cover)
+
+
 def build_probe(code: str, max_variants: int = 40) -> Probe:
     """The driver module for `code`: one instrumented copy of it (marks, turn counters, a
     guard on each of the first `max_variants` deletable statements, outermost first)."""
@@ -217,7 +223,7 @@ def build_probe(code: str, max_variants: int = 40) -> Probe:
         block[i] = _guard(stmt, j)
     instrument = _Instrument()
     probe_tree = ast.fix_missing_locations(instrument.visit(probe_tree))
-    driver = (_RUNTIME + "\n" + inspect.getsource(greedy_cover)
+    driver = (_RUNTIME + "\n" + _cover_source()
               + "\n\n" + ast.unparse(probe_tree) + "\n")
     return Probe(driver, instrument.arms, variants)
 

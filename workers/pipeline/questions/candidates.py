@@ -17,6 +17,7 @@ equal to one of the call's arguments is printed in the prompt, so it comes last.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,10 +148,17 @@ def _askable_name(name: str) -> bool:
     return name.isidentifier() and not name.startswith("__")
 
 
+_PLAIN = (int, str, bool, type(None))  # types whose repr is always a literal of themselves
+
+
 def _gradable(typed: Any) -> bool:
     """Never ask about a truncated value, nor one whose repr is not a literal."""
     if not isinstance(typed, dict) or typed.get("truncated") or "repr" not in typed or "type" not in typed:
         return False
+    plain = typed.get("json")
+    if (type(plain) in _PLAIN or (type(plain) is float and math.isfinite(plain))) \
+            and repr(plain) == typed["repr"] and type(plain).__name__ == canonical_type(str(typed["type"])):
+        return True  # the repr is the literal of this value: no need to parse it
     try:
         value = parse_literal(str(typed["repr"]))
     except NotALiteral:

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from training.rewards import compute_score, reward_func, trl_reward
-from training.tasks import Task
+from training.training_tasks import Task
 
 EXPECTED_COUNTS = {"sft": {"io": 20, "oi": 20}, "rl": {"io_whitebox": 30, "oi": 10},
                    "eval": {"io_whitebox": 10, "oi": 5}}

@@ -12,7 +12,7 @@ import pytest
 from tests.training.export.builders import build
 from tests.training.export.conftest import small_spec
 from training.export import run_export
-from training.tasks import Task
+from training.training_tasks import Task
 
 pytestmark = pytest.mark.postgres
 

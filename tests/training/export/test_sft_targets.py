@@ -14,7 +14,7 @@ import pytest
 from training.export.items import ANSWER_ONLY, FROM_TEACHER, FROM_TRACE, ExportItem, build_task
 from training.export.query import load_rows
 from training.rewards import score
-from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT
+from training.training_tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT
 
 SFT_ROWS = 40
 

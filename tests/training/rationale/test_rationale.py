@@ -15,7 +15,7 @@ from training.rationale import (
 )
 from training.rationale import language as L
 from training.rewards import score
-from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
+from training.training_tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
 from workers.pipeline.questions import QuestionConfig, build_oi_questions, build_questions
 
 C6 = """def first_over(values, limit):

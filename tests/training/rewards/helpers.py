@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from training import make
-from training.tasks import Task
+from training.training_tasks import Task
 
 CODE = """def f(xs, n):
     total = 0

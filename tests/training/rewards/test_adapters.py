@@ -12,7 +12,7 @@ import pytest
 from tests.training.rewards.helpers import whitebox_task
 from training.errors import GroundTruthError, UnknownTaskTypeError
 from training.rewards import compute_score, make_trl_reward, reward_func, trl_reward
-from training.tasks import Task, gold_answer_text, render_prompt
+from training.training_tasks import Task, gold_answer_text, render_prompt
 
 TASK = whitebox_task()
 GOLD = TASK.gold_answer()
@@ -72,7 +72,7 @@ def test_prompt_styles():
 
 
 def test_training_imports_only_stdlib_and_sandbox():
-    probe = ("import sys, training.rewards, training.tasks, training.answers, training.make\n"
+    probe = ("import sys, training.rewards, training.training_tasks, training.answers, training.make\n"
              "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
              "{'pydantic', 'app', 'workers', 'sqlalchemy', 'fastapi', 'celery', 'openai', 'typer'})\n"
              "print(','.join(bad))")

@@ -11,7 +11,7 @@ import pytest
 from sandbox import Limits, Sandbox
 from training import make
 from training.rewards import compute_score, runtime, score
-from training.tasks import CodeTest, Task
+from training.training_tasks import CodeTest, Task
 from workers.pipeline.difficulty.solver import score_completion
 from workers.pipeline.records import Completion
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from training import make
 from training.rewards import compute_score, score
-from training.tasks import Task
+from training.training_tasks import Task
 
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True).filter(
     lambda s: s not in {"if", "in", "is", "or", "as", "for", "def", "and", "not", "del"})

@@ -12,7 +12,7 @@ from training import make
 from training.errors import RewardInfrastructureError
 from training.rewards import compute_score, score
 from training.rewards import runtime
-from training.tasks import CodeTest, Task
+from training.training_tasks import CodeTest, Task
 
 OI_CODE = """def f(xs, k):
     out = []

@@ -15,8 +15,8 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Execution, Program, Question, Sample
 from tests.support import service_env
-from training.records import Question as QuestionRecord
-from training.tasks import IO_WHITEBOX, Task
+from training.question_record import Question as QuestionRecord
+from training.training_tasks import IO_WHITEBOX, Task
 from training.trace.source_map import build_source_map
 from workers.pipeline.questions.policies import POLICIES, whitebox_share
 

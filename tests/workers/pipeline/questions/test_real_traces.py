@@ -7,7 +7,7 @@ import pytest
 
 from sandbox import Job, Limits, Sandbox
 from training.rewards import score
-from training.tasks import Task
+from training.training_tasks import Task
 from workers.pipeline.questions import QuestionConfig, build_questions
 
 ALL = QuestionConfig(max_next_line=200, max_variable=200, max_coverage=200, max_never_run=200,

@@ -17,7 +17,7 @@ from typing import Any
 
 from training.errors import GroundTruthError, UnknownTaskTypeError
 from training.prompts import TEMPLATE_VERSIONS, answer_block, render_prompt
-from training.records import IO, OI, Question
+from training.question_record import IO, OI, Question
 
 __all__ = ["Question", "Task", "TASK_TYPES", "render_prompt", "gold_answer_text", "data_source_of"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
+import pytest
 import redis
 from fastapi.testclient import TestClient
 
@@ -49,6 +50,7 @@ def test_worker_consumes_over_redis(redis_url: str, tmp_path: Path) -> None:
     assert int(record.split()[2]) != os.getpid()
 
 
+@pytest.mark.slow  # starts a worker process
 def test_worker_consumes_over_embedded_filesystem_transport(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path / "d")
     assert settings.embedded

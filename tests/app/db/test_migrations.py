@@ -34,7 +34,7 @@ def _diff(url: str) -> list:
         engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.services)])
 def fresh_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'm.sqlite3'}"

@@ -36,8 +36,8 @@ from sqlalchemy.orm import Session  # noqa: E402
 
 from app.db.models import Execution, Program, Question, Sample  # noqa: E402
 from training.rationale import build_rationales  # noqa: E402
-from training.records import Question as QuestionRecord  # noqa: E402
-from training.tasks import IO_WHITEBOX, Task  # noqa: E402
+from training.question_record import Question as QuestionRecord  # noqa: E402
+from training.training_tasks import IO_WHITEBOX, Task  # noqa: E402
 from workers.pipeline.questions import build_oi_questions, build_questions  # noqa: E402
 from workers.pipeline.questions.policies import POLICIES, whitebox_share  # noqa: E402
 

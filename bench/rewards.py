@@ -17,7 +17,7 @@ import time
 from training import make
 from training.rewards import compute_score
 from training.rewards.runtime import set_sandbox_factory
-from training.tasks import Task, _task_from_json
+from training.training_tasks import Task, _task_from_json
 
 CODE = """def helper(s):
     out = []

@@ -16,7 +16,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 REDIS_URL = os.environ.get("EXECSYNTH_TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
-SERVICE_FIXTURES = {"pg_url", "migrated_pg", "pg_session", "redis_url", "api_redis_url"}
+# the shared services, and the fixtures of sub-folders that open a Postgres database or a Redis
+# server of their own (tests/app/exports, tests/app/exports/nightly)
+SERVICE_FIXTURES = {"pg_url", "migrated_pg", "pg_session", "redis_url", "api_redis_url",
+                    "own_pg", "own_redis", "filled_pg"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

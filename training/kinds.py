@@ -15,7 +15,7 @@ from typing import Protocol
 
 from training.answers import parse_assertion
 from training.errors import GroundTruthError
-from training.records import COVERAGE, IO, NEXT_LINE, OI, VARIABLE, Question
+from training.question_record import COVERAGE, IO, NEXT_LINE, OI, VARIABLE, Question
 from training.values import FloatTolerance, NotALiteral, canonical_type, parse_literal, values_equal
 
 NIL = "Nil"

@@ -7,7 +7,7 @@ from typing import Any
 
 from training.kinds import coverage_gold, next_line_gold, variable_gold
 from training.prompts import coverage_text, io_text, next_line_text, oi_text, variable_text
-from training.records import COVERAGE, IO, NEXT_LINE, OI, VARIABLE, Question
+from training.question_record import COVERAGE, IO, NEXT_LINE, OI, VARIABLE, Question
 
 
 def _typed(result: dict[str, Any]) -> dict[str, Any]:

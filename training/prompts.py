@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from training.records import OI, Question
+from training.question_record import OI, Question
 
 TEMPLATE_VERSIONS = {"tags": "tags-v2", "json": "json-v2"}
 

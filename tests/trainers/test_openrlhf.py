@@ -133,7 +133,7 @@ def test_single_turn_executor_scores_gold_maximum_and_junk_zero(parsed: dict, ti
     from openrlhf.datasets.utils import blending_datasets
     from openrlhf.utils import get_strategy
     from openrlhf.utils.agent import SingleTurnAgentExecutor
-    from training.tasks import Task
+    from training.training_tasks import Task
     from transformers import AutoTokenizer
 
     args = _args(parsed)

@@ -101,7 +101,7 @@ def _rollouts(dataset, tokenizer, responses: list[str]):
 
 
 def test_reward_loop_worker_scores_gold_maximum_and_junk_zero(exports: Path, tiny_model: Path) -> None:
-    from training.tasks import Task
+    from training.training_tasks import Task
     from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
 
     config, tokenizer, dataset = _dataset(exports, tiny_model)

@@ -15,9 +15,9 @@ from training import make
 from training.export.jsontext import dumps_sorted
 from training.export.rows import SampleRow
 from training.rationale.build import compose_target, reasoning_text
-from training.records import IO, OI, Question
+from training.question_record import IO, OI, Question
 from training.rewards.whitebox import score_assertion_task
-from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
+from training.training_tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
 
 # where an SFT target comes from (the dataset card counts them)
 FROM_TEACHER = "teacher_solution"  # the teacher's solving completion, its answer verified

@@ -37,7 +37,7 @@ from training.export.splits import Item, SplitPlan, build_splits
 from training.export.warnings import split_warnings
 from training.export.writers import JsonlSink, ParquetSink, file_digest
 from training.prompts import TEMPLATE_VERSIONS
-from training.tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
+from training.training_tasks import GROUND_TRUTH_VERSION, IO_WHITEBOX
 
 MANIFEST = "manifest.json"
 CARD = "README.md"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from training.export.errors import ExportSpecError
-from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT
+from training.training_tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT
 
 EXPORT_TASKS = (IO_WHITEBOX, IO_ONLY, OUTPUT_INPUT)
 STYLES = ("tags", "json")

@@ -25,7 +25,7 @@ from typing import TypeVar
 from training.export.clusters import cluster_programs
 from training.export.rows import Candidate
 from training.export.spec import SplitSpec
-from training.tasks import IO_WHITEBOX
+from training.training_tasks import IO_WHITEBOX
 
 T = TypeVar("T")
 _SAMPLE_ID = attrgetter("sample_id")

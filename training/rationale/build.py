@@ -17,9 +17,9 @@ from training.kinds import literal_args
 from training.rationale.reading import Unreadable, read
 from training.rationale.verify import RationaleError, verify_forward, verify_oi, verify_steps
 from training.rationale.write import MAX_TARGET_CHARS, write_forward, write_oi, write_steps
-from training.records import IO, OI, Question
+from training.question_record import IO, OI, Question
 from training.rewards.whitebox import score_assertion_task
-from training.tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
+from training.training_tasks import IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task
 from training.values import values_equal
 
 MAX_SCORE = 2.0

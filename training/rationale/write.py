@@ -16,7 +16,7 @@ from typing import Any
 from training.prompts import ordinal
 from training.rationale import language as L
 from training.rationale.reading import MAX_VALUE_CHARS, Reading, Unreadable, read, stateable
-from training.records import COVERAGE, NEXT_LINE, VARIABLE, Question
+from training.question_record import COVERAGE, NEXT_LINE, VARIABLE, Question
 from training.trace.source_map import LOOP_KINDS
 from training.trace.visits import LEAVES, FrameRecord, Visit
 

@@ -15,7 +15,7 @@ from training.errors import GroundTruthError, RewardInfrastructureError
 from training.rewards.codegen import DEFAULT_FORMAT_BONUS, score_codegen
 from training.rewards.result import RewardResult
 from training.rewards.whitebox import DEFAULT_ALPHA, score_assertion_task
-from training.tasks import CODEGEN, IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task, task_type_of
+from training.training_tasks import CODEGEN, IO_ONLY, IO_WHITEBOX, OUTPUT_INPUT, Task, task_type_of
 from training.values import FloatTolerance
 
 __all__ = [

@@ -14,7 +14,7 @@ from training.answers import find_answer_block
 from training.kinds import gold_typed_value, observed_value
 from training.rewards.result import RewardResult
 from training.rewards.runtime import run_call
-from training.tasks import Task
+from training.training_tasks import Task
 from training.values import FloatTolerance, NotALiteral, values_equal
 
 DEFAULT_FORMAT_BONUS = 0.05

@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 from training.answers import find_answer_block, parse_block
 from training.kinds import GradeContext, grade_question, signature_of
-from training.records import OI
+from training.question_record import OI
 from training.rewards.result import RewardResult
 from training.rewards.runtime import run_call
-from training.tasks import Task
+from training.training_tasks import Task
 from training.values import FloatTolerance
 
 DEFAULT_ALPHA = 0.5

@@ -21,7 +21,7 @@ from training.export.formats.base import (
 )
 from training.export.items import ExportItem
 from training.export.jsontext import dumps_sorted, dumps_sorted_ascii
-from training.tasks import Task
+from training.training_tasks import Task
 
 EXTRA_INFO_TYPE = pa.struct([
     ("index", pa.int64()), ("split", pa.string()), ("task_type", pa.string()),

@@ -14,7 +14,7 @@ from typing import Any
 from training import make
 from training.answers import is_open
 from training.kinds import GradeContext, grade_question
-from training.records import Question
+from training.question_record import Question
 from training.trace.source_map import LOOP_KINDS, SourceMap, source_map_of
 from training.trace.visits import LEAVES, read_visits
 from training.values import NotALiteral, canonical_type, parse_literal

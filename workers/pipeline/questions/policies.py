@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from training.kinds import literal_args
-from training.records import Question
+from training.question_record import Question
 from training.rewards.whitebox import score_assertion_task
-from training.tasks import IO_WHITEBOX, Task
+from training.training_tasks import IO_WHITEBOX, Task
 from training.trace.source_map import source_map_of
 
 Policy = Callable[[Task, Question], str]

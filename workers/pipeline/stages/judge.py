@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from training.rationale import build_rationales
-from training.records import Question
+from training.question_record import Question
 from workers.pipeline import seeds
 from workers.pipeline.batch_spec import BatchSpec
 from workers.pipeline.difficulty import (

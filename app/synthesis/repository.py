@@ -3,11 +3,12 @@ redelivered task changes nothing; nothing here commits (the task or CLI boundary
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import and_, exists, func, select, update
+from sqlalchemy import and_, bindparam, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -223,6 +224,20 @@ def move_sample(session: Session, sample_id: int, source: SampleStatus, target: 
     check_move(source, target)
     stmt = update(Sample).where(Sample.id == sample_id, Sample.status == source)
     return session.execute(stmt.values(status=target, **values)).rowcount > 0
+
+
+def move_samples(session: Session, moves: Sequence[tuple[int, SampleStatus, SampleStatus, dict[str, Any]]]) -> None:
+    """`move_sample` for many samples at once: (sample id, source, target, values) each,
+    one executemany UPDATE per (source, target, set of columns)."""
+    groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for sample_id, source, target, values in moves:
+        check_move(source, target)
+        groups[(source, target, tuple(sorted(values)))].append({"_id": sample_id, **{f"v_{k}": v for k, v in values.items()}})
+    table = Sample.__table__
+    for (source, target, columns), params in groups.items():
+        stmt = (update(table).where(table.c.id == bindparam("_id"), table.c.status == source)
+                .values(status=target, **{c: bindparam(f"v_{c}") for c in columns}))
+        session.execute(stmt, params)
 
 
 def batch_over_budget(session: Session, batch_id: int, spec: BatchSpec) -> bool:

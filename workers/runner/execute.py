@@ -34,16 +34,18 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
     } for (_, program_id, a_hash, args, origin, _), outcome in judged for run in outcome.runs]
     with scope() as session:
         ids = repo.insert_executions(session, exec_rows)  # the whole chunk in one statement
+        moves = []
         for (sample_id, program_id, a_hash, _, _, _), outcome in judged:
             first = outcome.runs[0]
             values: dict[str, Any] = {"execution_id": ids.get((program_id, a_hash, first.hash_seed))}
             if outcome.verdict == "kept":
                 values.update(result_chars=len((first.result or {}).get("repr", "")),
                               trace_steps=first.trace_steps)
-                repo.move_sample(session, sample_id, SampleStatus.PENDING, SampleStatus.EXECUTED, **values)
+                moves.append((sample_id, SampleStatus.PENDING, SampleStatus.EXECUTED, values))
             else:
-                repo.move_sample(session, sample_id, SampleStatus.PENDING, SampleStatus.REJECTED,
-                                 reject_reason=outcome.reason, reject_detail=outcome.detail, **values)
+                values.update(reject_reason=outcome.reason, reject_detail=outcome.detail)
+                moves.append((sample_id, SampleStatus.PENDING, SampleStatus.REJECTED, values))
+        repo.move_samples(session, moves)
         repo.reject_failed_mutants(session, batch_id, slots)
         repo.touch(session, batch_id)
     if unjudged := len(pending) - len(judged):

@@ -41,11 +41,13 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
             record_calls(session, batch_id, made, name, SOLVER_TEMPLATE_VERSION)
         repo.insert_questions(session, [_question_row(v.sample_id, q, r) for v in verdicts
                                         for q, r in zip(v.questions, v.rationales)])
+        moves = []
         for v in verdicts:
             values: dict[str, Any] = dict(v.values)
             if v.reason:
                 values["reject_reason"] = v.reason
-            repo.move_sample(session, v.sample_id, SampleStatus.EXECUTED, v.status, **values)
+            moves.append((v.sample_id, SampleStatus.EXECUTED, v.status, values))
+        repo.move_samples(session, moves)
         repo.touch(session, batch_id)
         batch = repo.get_batch(session, batch_id)
         if repo.slots_done(session, batch_id) >= batch.programs_requested:

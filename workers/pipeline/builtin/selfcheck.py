@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, greedy_cover
 from workers.pipeline.input_synthesis import synthesize_inputs
 
-CANDIDATES = 8  # type-directed inputs besides the call, as the gate takes them
+CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
-MAX_STEPS = 160  # traced lines per execution: the pipeline snapshots locals at each
+MAX_STEPS = 200  # traced lines per execution: the pipeline snapshots locals at each
 MAX_TURNS = 400  # loop turns per run (a variant may stop a counter)
 MAX_SIZE = 4000  # items of a local, or bits of an int, at a loop turn
 
@@ -44,12 +44,8 @@ def check_seed(seed: int, index: int) -> int:
     return -1 - (seed * 1_000_003 + index)
 
 
-def _steps(code: str, entry: str, args: str) -> int:
-    """Lines of `code` executed by `entry(args)`, as the tracer would record them."""
-    compiled = compile(code, "<draw>", "exec")
-    space: dict = {"__name__": "draw"}
-    exec(compiled, space)  # noqa: S102 - the generator's own program text
-    call = compile(f"__entry__({args})", "<call>", "eval")
+def _steps(function, args: tuple) -> int:  # noqa: ANN001
+    """Lines of the draw executed by `function(*args)`, as the tracer would record them."""
     count = [0]
 
     def tracer(frame, event, arg):  # noqa: ANN001, ANN202
@@ -58,13 +54,13 @@ def _steps(code: str, entry: str, args: str) -> int:
         if event == "line":
             count[0] += 1
             if count[0] > MAX_STEPS * 4:
-                raise RuntimeError("steps")
+                raise _Stop
         return tracer
 
     previous = sys.gettrace()
     sys.settrace(tracer)
     try:
-        eval(call, {"__entry__": space[entry]})  # noqa: S307 - literal arguments only
+        function(*copy.deepcopy(args))
     except Exception:  # noqa: BLE001 - an error is scored by the probe, not here
         pass
     finally:
@@ -196,7 +192,7 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     score = 0
     if all(o.startswith("ok:") for o in original):
         deletable = sum(1 for k in range(runner.instrument.statements)
-                        if [runner.run(values[c], k)[0] for c in chosen] == original)
+                        if all(runner.run(values[c], k)[0] == o for c, o in zip(chosen, original)))
         if deletable:
             findings.append("deletable_statement")
             score += 3 * deletable
@@ -217,9 +213,12 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     if any(o.startswith("error:") for o in outs):
         findings.append("raises")
         score += 5
-    longest = max((_steps(code, entry, inputs[c]) for c in chosen), default=0)
-    if longest > MAX_STEPS:
+    space: dict = {"__name__": "draw"}
+    exec(compile(code, "<draw>", "exec"), space)  # noqa: S102 - the generator's own program
+    widest = max(range(len(inputs)), key=lambda i: len(inputs[i]))
+    longest = max(_steps(space[entry], values[c]) for c in {*chosen, widest})
+    if longest > MAX_STEPS:  # the pipeline may keep any of the inputs: a long run is a miss
         findings.append("long_trace")
-        score += 2 + longest // MAX_STEPS
+        score += 50 + longest // MAX_STEPS
     return Verdict(tuple(findings), score)
 

@@ -2,13 +2,14 @@
 
 A draw is run, in this process, on its own call plus type-directed inputs drawn with a seed
 of its own (never the pipeline's input seed, so the naturalness gate and the bench still
-judge it on inputs it was not chosen on), through the naturalness gate's probe: branch arms
-marked, one variant per statement with the statement deleted. Its findings (deletable
-statements, constant output, an untaken branch arm, a deepest block that never runs, an
-input that raises, a run longer than `MAX_STEPS` traced lines) score the draw; the
-generator keeps the first clean draw, else the lowest score. The programs are the
-generator's own templates, whose loops are bounded by construction; the probe also counts
-loop turns and stops a run past its cap.
+judge it on inputs it was not chosen on), marked as the naturalness gate's probe marks it
+(branch arms, loop bodies) and with each statement deleted in turn (one compiled copy: every
+statement guarded by a skip index). Its findings (deletable statements, constant output, an
+untaken branch arm, a deepest block that never runs, an input that raises, a run longer
+than `MAX_STEPS` traced lines) score the draw; the generator keeps the first clean draw,
+else the lowest score. The programs are the generator's own templates; a loop-turn cap and
+a size guard on the locals (at every loop turn, and at every line while counting steps)
+stop a deletion variant that would let a value grow without bound.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
 MAX_STEPS = 200  # traced lines per execution: the pipeline snapshots locals at each
 MAX_TURNS = 400  # loop turns per run (a variant may stop a counter)
-MAX_SIZE = 4000  # items of a local, or bits of an int, at a loop turn
+MAX_SIZE = 4000  # items of a local at a loop turn
+MAX_BITS = 64  # bits of an int local at a loop turn (an int may repeat a string later)
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def _steps(function, args: tuple) -> int:  # noqa: ANN001
             return None
         if event == "line":
             count[0] += 1
-            if count[0] > MAX_STEPS * 4:
+            if count[0] > MAX_STEPS * 4 or not _sizes_ok(frame):
                 raise _Stop
         return tracer
 
@@ -61,6 +63,8 @@ def _steps(function, args: tuple) -> int:  # noqa: ANN001
     sys.settrace(tracer)
     try:
         function(*copy.deepcopy(args))
+    except MemoryError:
+        return MAX_STEPS * 8  # scored as a long run
     except Exception:  # noqa: BLE001 - an error is scored by the probe, not here
         pass
     finally:
@@ -76,7 +80,7 @@ def _sizes_ok(frame) -> bool:  # noqa: ANN001
     for value in frame.f_locals.values():
         if isinstance(value, (str, bytes, list, tuple, set, dict)) and len(value) > MAX_SIZE:
             return False
-        if type(value) is int and value.bit_length() > MAX_SIZE:
+        if type(value) is int and value.bit_length() > MAX_BITS:
             return False
     return True
 
@@ -213,6 +217,8 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     if any(o.startswith("error:") for o in outs):
         findings.append("raises")
         score += 5
+    if "raises" in findings:  # unguarded runs only for draws the guarded runs passed
+        return Verdict(tuple(findings), score)
     space: dict = {"__name__": "draw"}
     exec(compile(code, "<draw>", "exec"), space)  # noqa: S102 - the generator's own program
     widest = max(range(len(inputs)), key=lambda i: len(inputs[i]))

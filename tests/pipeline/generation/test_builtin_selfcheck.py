@@ -15,11 +15,11 @@ from workers.pipeline.input_synthesis import synthesize_inputs
 
 NATURAL = """def count_high(scores, limit):
     total = 0
-    for s in scores:
+    for pos, s in enumerate(scores):
         if s > limit:
-            total += s
-        else:
-            total -= 1
+            total += s * pos
+        elif s % 2 == 0:
+            total -= s
     return total
 """
 

@@ -30,7 +30,7 @@ from workers.pipeline.naturalness.static import static_findings
 from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
-MAX_CHECKED = 8  # draws run through the self-check before the best one is kept
+MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
             "count_letters", "build_slug", "parse_line", "mask_text"),

@@ -23,12 +23,15 @@ class InputCandidate:
 
 @dataclass(frozen=True)
 class SizeBounds:
-    """Bounds for synthesized containers and numbers (a sandboxed run must stay small)."""
+    """Bounds for synthesized containers, strings and numbers: METHOD.md section 2's
+    reference lengths (5..15), kept to 5..10 items and 5..12 characters so loops over the input stay short (a traced step snapshots
+    the locals)."""
 
-    min_len: int = 0
-    max_len: int = 12
+    min_len: int = 5
+    max_len: int = 10
     int_span: int = 50
-    max_str_len: int = 16
+    min_str_len: int = 5
+    max_str_len: int = 12
     max_depth: int = 3
 
 

@@ -12,7 +12,7 @@ from workers.pipeline.arg_mutation import build_mutation_messages, parse_mutatio
 from workers.pipeline.inputs import (
     InputCandidate, UnsupportedArguments, canonical_key, distinct_inputs, format_args, parse_literal_args,
 )
-from workers.pipeline.synthesis import synthesize_inputs
+from workers.pipeline.input_synthesis import synthesize_inputs
 
 
 def _shape(value):

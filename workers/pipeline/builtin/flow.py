@@ -291,6 +291,11 @@ class Flow:
             return f"str({inner.name})", [Var(d, "str", "char", _flat(map(str, inner.sample)))], []
         src = self.param
         value = src.sample[0] if src.sample else None
+        window = self.window(src)
+        if window is not None and src.type != "str":  # the data again: a few items near here
+            elem = ELEMENT[src.type]
+            x = g.fresh(f"elem:{elem}")
+            return window, [Var(x, elem, "value", list(value or [])[:3])], []
         self.walked.add(src.name)
         if src.type == "str":
             if src.name not in self.walked_words and g.rng.random() < 0.5:
@@ -315,12 +320,26 @@ class Flow:
         if src.type == "dict":
             k, v = g.fresh("elem:str"), g.fresh("elem:int")
             d = dict(value or {})
-            return f"{src.name}.items()", [Var(k, "str", "word", list(d)), Var(v, "int", "value", list(d.values()))], []
+            walk = f"list({src.name}.items())[:3]" if src.name in self.walked else f"{src.name}.items()"
+            self.walked.add(src.name)
+            return walk, [Var(k, "str", "word", list(d)), Var(v, "int", "value", list(d.values()))], []
         n = src.name  # a number: walk up to it
         i = g.fresh("elem:index")
-        top = int(value) % 10 + 1 if src.type == "float" and value is not None else (value or 0)
-        return f"range(int({n}) % 10 + 1)" if src.type == "float" else f"range(min({n}, 10))", \
+        cap = 3 if n in self.walked else 10
+        top = int(value) % cap + 1 if src.type == "float" and value is not None else min(value or 0, cap)
+        self.walked.add(n)
+        return f"range(int({n}) % {cap} + 1)" if src.type == "float" else f"range(min({n}, {cap}))", \
             [Var(i, "int", "value", list(range(int(top))))], []
+
+    def window(self, src: Var) -> str | None:
+        """A nested walk over data an outer loop walks already: the items from the outer
+        index on (a pairwise look), else the first few, so nests stay short."""
+        if src.name not in self.walked or src.type not in ("list", "tuple", "flist", "str"):
+            return None
+        index = next((v.name for v in reversed(self.scope) if v.kind == "index"), None)
+        if index is not None:
+            return f"{src.name}[{index} + 1:{index} + 3]"
+        return f"{src.name}[:3]"
 
     def block(self, kinds: tuple[str, ...]) -> None:
         g, kind, rest = self.g, kinds[0], kinds[1:]
@@ -374,8 +393,10 @@ class Flow:
             return
         if src.type in ("int", "float"):
             i = g.fresh("elem:index")
-            bound = f"min({src.name}, 10)" if src.type == "int" else f"int({src.name}) % 10"
-            top = int(value) % 10 if src.type == "float" and value is not None else int(value or 0)
+            cap = 3 if src.name in self.walked else 10
+            self.walked.add(src.name)
+            bound = f"min({src.name}, {cap})" if src.type == "int" else f"int({src.name}) % {cap}"
+            top = int(value) % cap if src.type == "float" and value is not None else min(int(value or 0), cap)
             self.line(f"{i} = 0")
             self.line(f"while {i} < {bound}:")
             self.indent += 1
@@ -385,14 +406,20 @@ class Flow:
             self.line(f"{i} += 1")
             self.indent -= 1
             return
+        window = self.window(src) if src is self.param else None
+        walk = src.name
+        if window is not None:  # the data again: a few items near here, not all of it
+            walk = g.fresh()
+            self.line(f"{walk} = {window}")
+            value = (value or [])[:3]
         i = g.fresh("elem:index")
         elem = ELEMENT.get(src.type, "int")
         x = g.fresh(f"elem:{elem}")
         self.walked.add(src.name)
         self.line(f"{i} = 0")
-        self.line(f"while {i} < len({src.name}):")
+        self.line(f"while {i} < len({walk}):")
         self.indent += 1
-        self.line(f"{x} = {src.name}[{i}]")
+        self.line(f"{x} = {walk}[{i}]")
         kind = "char" if src.type == "str" else "value"
         items = _flat(src.sample) if src is not self.param else list(value or [])
         elems = [Var(i, "int", "index"), Var(x, elem, kind, items)]

@@ -22,6 +22,7 @@ from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
 from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
+from workers.pipeline.builtin.selfcheck import check_seed, self_check
 from workers.pipeline.constraints.catalog import Catalog, Entry, load_catalog
 from workers.pipeline.constraints.levels import validate_knobs, with_blueprint
 from workers.pipeline.records import Constraint, Knobs
@@ -29,6 +30,7 @@ from workers.pipeline.naturalness.static import static_findings
 from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
+MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
             "count_letters", "build_slug", "parse_line", "mask_text"),
@@ -256,13 +258,27 @@ def generate_program(constraint: Constraint, seed: int, index: int,
     knobs = validate_knobs(with_blueprint(constraint.knobs, random.Random(f"bp:{seed}:{index}")))
     target = Constraint(constraint.type, constraint.method, constraint.level, knobs)
     program = None
+    best: tuple[int, GeneratedProgram] | None = None
+    checked = 0
     for attempt in range(MAX_ATTEMPTS):
         tag = f"{index}" if variant == 0 else f"{index}.{variant}"
         rng = random.Random(f"builtin:{seed}:{tag}:{entry.type}:{entry.method}:"
                             f"{constraint.level}:{knobs}:{attempt}")
         program = build_program(entry, knobs, rng)
-        if measure_structure(program.code, program.entry_point, target).matches \
-                and not static_findings(program.code):
-            return GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
+        if not measure_structure(program.code, program.entry_point, target).matches \
+                or static_findings(program.code):
+            continue
+        found = GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
+        verdict = self_check(found.code, found.entry_point, found.args,
+                             check_seed(seed, index * 64 + variant))
+        if verdict.clean:
+            return found
+        if best is None or verdict.score < best[0]:
+            best = (verdict.score, found)
+        checked += 1
+        if checked == MAX_CHECKED:
+            break
+    if best is not None:
+        return best[1]
     assert program is not None
     return GeneratedProgram(program.code, program.entry_point, program.args, MAX_ATTEMPTS, False)

@@ -24,7 +24,7 @@ from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, args_h
 from workers.pipeline.mutation import mutate_program
 from workers.pipeline.naturalness.stage import GATE_CANDIDATES, GateItem, InputChoice, gate_inputs
 from workers.pipeline.records import ChatRequest, Completion
-from workers.pipeline.synthesis import synthesize_inputs
+from workers.pipeline.input_synthesis import synthesize_inputs
 from workers.pipeline.teachers.base import Teacher, complete_all_sync
 
 

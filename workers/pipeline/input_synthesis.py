@@ -43,15 +43,17 @@ def _new_str(example: str, rng: random.Random, bounds: SizeBounds) -> str:
     if not example:
         return "" if rng.random() < 0.5 else rng.choice(string.ascii_lowercase)
     alphabet = _alphabet_like(example)
-    length = max(1, min(bounds.max_str_len, len(example) + rng.randint(-2, 4)))
     if len(example) == 1:
-        length = 1
+        length = 1  # a character stays a character
+    else:
+        low = max(bounds.min_str_len, min(len(example), bounds.max_str_len) - 2)
+        length = rng.randint(low, max(low, min(bounds.max_str_len, len(example) + 4)))
     return "".join(rng.choice(alphabet) for _ in range(length))
 
 
 def _length(example_len: int, rng: random.Random, bounds: SizeBounds) -> int:
     low = max(bounds.min_len, 1 if example_len else 0)
-    return rng.randint(low, max(low, min(bounds.max_len, example_len + 3)))
+    return rng.randint(low, max(low, min(bounds.max_len, max(example_len, low) + 4)))
 
 
 def new_value(example: Any, rng: random.Random, bounds: SizeBounds, depth: int = 0) -> Any:

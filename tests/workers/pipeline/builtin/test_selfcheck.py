@@ -1,0 +1,104 @@
+"""The builtin generator's dynamic self-check, and what it buys on inputs it was not chosen on."""
+
+from __future__ import annotations
+
+import ast
+
+from sandbox import Job, Sandbox
+from workers.pipeline import seeds
+from workers.pipeline.batch_spec import BatchSpec
+from workers.pipeline.builtin import generate_program
+from workers.pipeline.builtin.selfcheck import MAX_STEPS, self_check
+from workers.pipeline.constraints import LEVELS, load_catalog
+from workers.pipeline.grid import batch_constraints
+from workers.pipeline.input_synthesis import synthesize_inputs
+
+NATURAL = """def count_high(scores, limit):
+    total = 0
+    for pos, s in enumerate(scores):
+        if s > limit:
+            total += s * pos
+        elif s % 2 == 0:
+            total -= s
+    return total
+"""
+
+
+def test_a_natural_program_is_clean() -> None:
+    verdict = self_check(NATURAL, "count_high", "[3, 9, 1, 7, 12], 5", seed=1)
+    assert verdict.clean, verdict.findings
+    assert verdict.score == 0
+
+
+def test_a_statement_without_effect_is_found() -> None:
+    code = NATURAL.replace("    return total", "    unused = sorted(scores)\n    scores = unused\n    return total")
+    verdict = self_check(code, "count_high", "[3, 9, 1, 7, 12], 5", seed=1)
+    assert "deletable_statement" in verdict.findings
+    assert verdict.score > 0
+
+
+def test_constant_output_and_untaken_arm_are_found() -> None:
+    code = """def flag(scores):
+    if len(scores) > 100:
+        return 1
+    return 0
+"""
+    verdict = self_check(code, "flag", "[1, 2, 3, 4, 5]", seed=2)
+    assert {"constant_output", "arm_untaken"} <= set(verdict.findings)
+
+
+def test_a_deletion_that_lets_a_value_grow_is_stopped_not_run_out() -> None:
+    # deleting the re-slice doubles `word` at every turn of a loop that never ends
+    code = """def grow(word):
+    n = 0
+    while n < len(word):
+        word = word * 2
+        word = word[:6]
+        n += 1
+    return word
+"""
+    verdict = self_check(code, "grow", "'abcdef'", seed=3)
+    assert "raises" not in verdict.findings  # the program itself runs fine
+    assert "deletable_statement" not in verdict.findings  # each deletion changes the output
+
+
+def test_a_long_run_is_a_miss() -> None:
+    code = """def walk(items):
+    total = 0
+    for a in items:
+        for b in items:
+            total += a * b
+            total -= b
+    return total
+"""
+    verdict = self_check(code, "walk", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", seed=4)
+    assert verdict.findings == ("long_trace",)
+    assert MAX_STEPS < 10 * 10 * 3
+
+
+def test_builtin_outputs_vary_over_the_pipelines_own_inputs(sb: Sandbox) -> None:
+    """On the inputs the pipeline draws (not the self-check's), for two seeds of a 132-program
+    C1-C6 batch: almost every program gives more than one output over 4 inputs."""
+    catalog = load_catalog()
+    for seed in (3, 21):
+        spec = BatchSpec(programs=132, levels=tuple(LEVELS), seed=seed)
+        programs = [generate_program(c, seed, i, catalog) for i, c in enumerate(batch_constraints(catalog, spec))]
+        jobs = []
+        for i, p in enumerate(programs):
+            inputs = [p.args] + [c.args for c in synthesize_inputs(
+                p.args, 3, seed=seeds.input_synthesis_seed(seed, i), bounds=spec.bounds)]
+            jobs += [Job(id=f"{i}:{k}", code=p.code, entry_point=p.entry_point, args=a)
+                     for k, a in enumerate(inputs)]
+        outputs: dict[str, set[str]] = {}
+        for r in sb.run_many(jobs):
+            assert r.ok, (r.id, r.exception)
+            outputs.setdefault(r.id.split(":")[0], set()).add(r.result["repr"])
+        constant = [k for k, outs in outputs.items() if len(outs) == 1]
+        assert len(outputs) == 132
+        assert len(constant) <= 132 * 0.08, [programs[int(k)].code for k in constant[:3]]
+
+
+def test_synthesized_inputs_follow_the_reference_lengths() -> None:
+    for cand in synthesize_inputs("[1, 2], 'ab', {3, 4}", 20, seed=9):
+        items, text, tags = ast.literal_eval(f"({cand.args},)")
+        assert 5 <= len(items) <= 10 and 5 <= len(text) <= 12 and 1 <= len(tags) <= 10

@@ -1,0 +1,230 @@
+"""The generator's dynamic self-check: run a draw on inputs like the ones it will get.
+
+A draw is run, in this process, on its own call plus type-directed inputs drawn with a seed
+of its own (never the pipeline's input seed, so the naturalness gate and the bench still
+judge it on inputs it was not chosen on), marked as the naturalness gate's probe marks it
+(branch arms, loop bodies) and with each statement deleted in turn (one compiled copy: every
+statement guarded by a skip index). Its findings (deletable statements, constant output, an
+untaken branch arm, a deepest block that never runs, an input that raises, a run longer
+than `MAX_STEPS` traced lines) score the draw; the generator keeps the first clean draw,
+else the lowest score. The programs are the generator's own templates; a loop-turn cap and
+a size guard on the locals (at every loop turn, and at every line while counting steps)
+stop a deletion variant that would let a value grow without bound.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import sys
+from dataclasses import dataclass
+
+from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, greedy_cover
+from workers.pipeline.input_synthesis import synthesize_inputs
+
+CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
+KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
+MAX_STEPS = 200  # traced lines per execution: the pipeline snapshots locals at each
+MAX_TURNS = 400  # loop turns per run (a variant may stop a counter)
+MAX_SIZE = 4000  # items of a local at a loop turn
+MAX_BITS = 64  # bits of an int local at a loop turn (an int may repeat a string later)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    findings: tuple[str, ...]
+    score: int  # 0: clean; lower is better
+
+    @property
+    def clean(self) -> bool:
+        return not self.findings
+
+
+def check_seed(seed: int, index: int) -> int:
+    """The self-check's input seed: apart from the pipeline's `seed * 1_000_003 + slot`."""
+    return -1 - (seed * 1_000_003 + index)
+
+
+def _steps(function, args: tuple) -> int:  # noqa: ANN001
+    """Lines of the draw executed by `function(*args)`, as the tracer would record them."""
+    count = [0]
+
+    def tracer(frame, event, arg):  # noqa: ANN001, ANN202
+        if frame.f_code.co_filename != "<draw>":
+            return None
+        if event == "line":
+            count[0] += 1
+            if count[0] > MAX_STEPS * 4 or not _sizes_ok(frame):
+                raise _Stop
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        function(*copy.deepcopy(args))
+    except MemoryError:
+        return MAX_STEPS * 8  # scored as a long run
+    except Exception:  # noqa: BLE001 - an error is scored by the probe, not here
+        pass
+    finally:
+        sys.settrace(previous)
+    return count[0]
+
+
+class _Stop(Exception):
+    """A run past its loop-turn cap or growing a value past `MAX_SIZE`."""
+
+
+def _sizes_ok(frame) -> bool:  # noqa: ANN001
+    for value in frame.f_locals.values():
+        if isinstance(value, (str, bytes, list, tuple, set, dict)) and len(value) > MAX_SIZE:
+            return False
+        if type(value) is int and value.bit_length() > MAX_BITS:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Arm:
+    mark: int
+    depth: int
+    kind: str  # if (an if/elif arm) | else | implicit (the else an if lacks) | loop
+
+
+class _Instrument(ast.NodeTransformer):
+    """One compiled copy serves every ablation variant: each statement in a function is
+    guarded by `if __skip__ != k` (variant k deletes statement k; -1 deletes none), every
+    branch arm and loop body is marked as the gate marks them, every loop turn ticks."""
+
+    def __init__(self) -> None:
+        self.arms: list[_Arm] = []
+        self.depth = 0
+        self.statements = 0
+
+    def _mark(self, kind: str) -> ast.stmt:
+        self.arms.append(_Arm(len(self.arms), self.depth, kind))
+        return ast.parse(f"__hit__({len(self.arms) - 1})").body[0]
+
+    def body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            if isinstance(stmt, (ast.Return, ast.Pass, ast.FunctionDef)):
+                out.append(self.visit(stmt) if isinstance(stmt, ast.FunctionDef) else stmt)
+                continue
+            k = self.statements
+            self.statements += 1
+            inner = self.visit(stmt)
+            guard = ast.parse(f"if __skip__ != {k}: pass").body[0]
+            guard.body = [inner]  # type: ignore[attr-defined]
+            out.append(guard)
+        return out
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        saved, self.depth = self.depth, 0
+        node.body = self.body(node.body)
+        self.depth = saved
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        self.depth += 1
+        mark = self._mark("if")
+        node.body = [mark] + self.body(node.body)
+        self.depth -= 1
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node.orelse = self.body(node.orelse)  # an elif: the same level
+        else:
+            self.depth += 1
+            mark = self._mark("else" if node.orelse else "implicit")
+            node.orelse = [mark] + (self.body(node.orelse) or [ast.Pass()])
+            self.depth -= 1
+        return node
+
+    def _loop(self, node: ast.For | ast.While) -> ast.AST:
+        self.depth += 1
+        mark = self._mark("loop")
+        node.body = [ast.parse("__tick__()").body[0], mark] + self.body(node.body)
+        self.depth -= 1
+        node.orelse = self.body(node.orelse)
+        return node
+
+    visit_For = _loop
+    visit_While = _loop
+
+
+class _Runner:
+    def __init__(self, code: str, entry: str) -> None:
+        tree = ast.parse(code)
+        self.instrument = _Instrument()
+        tree = ast.fix_missing_locations(self.instrument.visit(tree))
+        self.seen: set[int] = set()
+        self.turns = 0
+        self.space: dict = {"__hit__": self.seen.add, "__tick__": self._tick, "__skip__": -1,
+                            "__name__": "selfcheck"}
+        exec(compile(tree, "<selfcheck>", "exec"), self.space)  # noqa: S102 - our own draw
+        self.entry = self.space[entry]
+
+    def _tick(self) -> None:
+        self.turns += 1
+        if self.turns > MAX_TURNS or not _sizes_ok(sys._getframe(1)):
+            raise _Stop
+
+    def run(self, args: tuple, skip: int = -1) -> tuple[str, frozenset[int]]:
+        self.seen.clear()
+        self.turns = 0
+        self.space["__skip__"] = skip
+        try:
+            value = self.entry(*copy.deepcopy(args))
+            return "ok:" + hashlib.sha1(repr(value).encode()).hexdigest()[:12], frozenset(self.seen)
+        except Exception as exc:  # noqa: BLE001 - every failure is an outcome here
+            return "error:" + type(exc).__name__, frozenset(self.seen)
+
+
+def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
+    try:
+        cands = [InputCandidate(args, "teacher")] + synthesize_inputs(args, CANDIDATES, seed=seed)
+    except UnsupportedArguments:
+        return Verdict(("arguments",), 100)
+    inputs = [c.args for c in distinct_inputs(cands, CANDIDATES + 1)]
+    runner = _Runner(code, entry)
+    values = [ast.literal_eval(f"({a},)") for a in inputs]
+    runs = [runner.run(v) for v in values]
+    outs, hits = [r[0] for r in runs], [r[1] for r in runs]
+    chosen = greedy_cover(hits, outs, KEEP)
+    original = [outs[c] for c in chosen]
+    findings: list[str] = []
+    score = 0
+    if all(o.startswith("ok:") for o in original):
+        deletable = sum(1 for k in range(runner.instrument.statements)
+                        if all(runner.run(values[c], k)[0] == o for c, o in zip(chosen, original)))
+        if deletable:
+            findings.append("deletable_statement")
+            score += 3 * deletable
+    if len(original) >= 2 and len(set(original)) == 1 and original[0].startswith("ok:"):
+        findings.append("constant_output")
+        score += 6
+    ran = set().union(*(hits[c] for c in chosen))
+    arms = runner.instrument.arms
+    real = [a for a in arms if a.kind != "implicit"]
+    deepest = max((a.depth for a in real), default=0)
+    if deepest and not any(a.mark in ran for a in real if a.depth == deepest):
+        findings.append("deepest_block_unrun")
+        score += 6
+    untaken = sum(1 for a in arms if a.kind in ("if", "else") and a.mark not in ran)
+    if untaken:
+        findings.append("arm_untaken")
+        score += 2 * untaken
+    if any(o.startswith("error:") for o in outs):
+        findings.append("raises")
+        score += 5
+    if "raises" in findings:  # unguarded runs only for draws the guarded runs passed
+        return Verdict(tuple(findings), score)
+    space: dict = {"__name__": "draw"}
+    exec(compile(code, "<draw>", "exec"), space)  # noqa: S102 - the generator's own program
+    widest = max(range(len(inputs)), key=lambda i: len(inputs[i]))
+    longest = max(_steps(space[entry], values[c]) for c in {*chosen, widest})
+    if longest > MAX_STEPS:  # the pipeline may keep any of the inputs: a long run is a miss
+        findings.append("long_trace")
+        score += 50 + longest // MAX_STEPS
+    return Verdict(tuple(findings), score)
+

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, greedy_cover
 from workers.pipeline.input_synthesis import synthesize_inputs
+from workers.pipeline.naturalness.dynamic import instrument
 
 CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
@@ -85,81 +86,15 @@ def _sizes_ok(frame) -> bool:  # noqa: ANN001
     return True
 
 
-@dataclass(frozen=True)
-class _Arm:
-    mark: int
-    depth: int
-    kind: str  # if (an if/elif arm) | else | implicit (the else an if lacks) | loop
-
-
-class _Instrument(ast.NodeTransformer):
-    """One compiled copy serves every ablation variant: each statement in a function is
-    guarded by `if __skip__ != k` (variant k deletes statement k; -1 deletes none), every
-    branch arm and loop body is marked as the gate marks them, every loop turn ticks."""
-
-    def __init__(self) -> None:
-        self.arms: list[_Arm] = []
-        self.depth = 0
-        self.statements = 0
-
-    def _mark(self, kind: str) -> ast.stmt:
-        self.arms.append(_Arm(len(self.arms), self.depth, kind))
-        return ast.parse(f"__hit__({len(self.arms) - 1})").body[0]
-
-    def body(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
-        out: list[ast.stmt] = []
-        for stmt in stmts:
-            if isinstance(stmt, (ast.Return, ast.Pass, ast.FunctionDef)):
-                out.append(self.visit(stmt) if isinstance(stmt, ast.FunctionDef) else stmt)
-                continue
-            k = self.statements
-            self.statements += 1
-            inner = self.visit(stmt)
-            guard = ast.parse(f"if __skip__ != {k}: pass").body[0]
-            guard.body = [inner]  # type: ignore[attr-defined]
-            out.append(guard)
-        return out
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        saved, self.depth = self.depth, 0
-        node.body = self.body(node.body)
-        self.depth = saved
-        return node
-
-    def visit_If(self, node: ast.If) -> ast.AST:
-        self.depth += 1
-        mark = self._mark("if")
-        node.body = [mark] + self.body(node.body)
-        self.depth -= 1
-        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-            node.orelse = self.body(node.orelse)  # an elif: the same level
-        else:
-            self.depth += 1
-            mark = self._mark("else" if node.orelse else "implicit")
-            node.orelse = [mark] + (self.body(node.orelse) or [ast.Pass()])
-            self.depth -= 1
-        return node
-
-    def _loop(self, node: ast.For | ast.While) -> ast.AST:
-        self.depth += 1
-        mark = self._mark("loop")
-        node.body = [ast.parse("__tick__()").body[0], mark] + self.body(node.body)
-        self.depth -= 1
-        node.orelse = self.body(node.orelse)
-        return node
-
-    visit_For = _loop
-    visit_While = _loop
-
-
 class _Runner:
+    """The draw instrumented as the gate's probe instruments it (`dynamic.instrument`: arms
+    marked, loop turns ticked, statement k guarded by `if __off__ != k`), run in process."""
+
     def __init__(self, code: str, entry: str) -> None:
-        tree = ast.parse(code)
-        self.instrument = _Instrument()
-        tree = ast.fix_missing_locations(self.instrument.visit(tree))
+        tree, self.arms, self.variants = instrument(code, max_variants=10_000)
         self.seen: set[int] = set()
         self.turns = 0
-        self.space: dict = {"__hit__": self.seen.add, "__tick__": self._tick, "__skip__": -1,
+        self.space: dict = {"__hit__": self.seen.add, "__tick__": self._tick, "__off__": -1,
                             "__name__": "selfcheck"}
         exec(compile(tree, "<selfcheck>", "exec"), self.space)  # noqa: S102 - our own draw
         self.entry = self.space[entry]
@@ -172,7 +107,7 @@ class _Runner:
     def run(self, args: tuple, skip: int = -1) -> tuple[str, frozenset[int]]:
         self.seen.clear()
         self.turns = 0
-        self.space["__skip__"] = skip
+        self.space["__off__"] = skip
         try:
             value = self.entry(*copy.deepcopy(args))
             return "ok:" + hashlib.sha1(repr(value).encode()).hexdigest()[:12], frozenset(self.seen)
@@ -195,7 +130,7 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     findings: list[str] = []
     score = 0
     if all(o.startswith("ok:") for o in original):
-        deletable = sum(1 for k in range(runner.instrument.statements)
+        deletable = sum(1 for k in range(len(runner.variants))
                         if all(runner.run(values[c], k)[0] == o for c, o in zip(chosen, original)))
         if deletable:
             findings.append("deletable_statement")
@@ -204,7 +139,7 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
         findings.append("constant_output")
         score += 6
     ran = set().union(*(hits[c] for c in chosen))
-    arms = runner.instrument.arms
+    arms = runner.arms
     real = [a for a in arms if a.kind != "implicit"]
     deepest = max((a.depth for a in real), default=0)
     if deepest and not any(a.mark in ran for a in real if a.depth == deepest):

@@ -16,7 +16,6 @@ without else has one arm, its fall-through is not counted) are measured, not rej
 from __future__ import annotations
 
 import ast
-import copy
 import functools
 import inspect
 from dataclasses import dataclass, field
@@ -210,22 +209,29 @@ def _cover_source() -> str:
     return inspect.getsource(greedy_cover)
 
 
-def build_probe(code: str, max_variants: int = 40) -> Probe:
-    """The driver module for `code`: one instrumented copy of it (marks, turn counters, a
-    guard on each of the first `max_variants` deletable statements, outermost first)."""
+def instrument(code: str, max_variants: int = 40) -> tuple[ast.Module, list[Arm], list[tuple[int, str]]]:
+    """`code` instrumented (marks, turn counters, a guard on each of the first
+    `max_variants` deletable statements, outermost first): the tree, its arms and its
+    variants as (line, statement text). It runs with `__hit__(k)`, `__tick__()` and
+    `__off__` defined in its globals (the probe job's runtime, or the builtin generator's
+    self-check in process)."""
     tree = ast.parse(code)
     lines = code.splitlines()
-    probe_tree = copy.deepcopy(tree)
     variants: list[tuple[int, str]] = []
-    for j, (block, i) in enumerate(_statements(probe_tree)[:max_variants]):
+    for j, (block, i) in enumerate(_statements(tree)[:max_variants]):
         stmt = block[i]
         variants.append((stmt.lineno, lines[stmt.lineno - 1].strip()[:80]))
         block[i] = _guard(stmt, j)
-    instrument = _Instrument()
-    probe_tree = ast.fix_missing_locations(instrument.visit(probe_tree))
-    driver = (_RUNTIME + "\n" + _cover_source()
-              + "\n\n" + ast.unparse(probe_tree) + "\n")
-    return Probe(driver, instrument.arms, variants)
+    marks = _Instrument()
+    tree = ast.fix_missing_locations(marks.visit(tree))
+    return tree, marks.arms, variants
+
+
+def build_probe(code: str, max_variants: int = 40) -> Probe:
+    """The driver module for `code`: the runtime and the instrumented copy, one module."""
+    tree, arms, variants = instrument(code, max_variants)
+    driver = _RUNTIME + "\n" + _cover_source() + "\n\n" + ast.unparse(tree) + "\n"
+    return Probe(driver, arms, variants)
 
 
 def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,

@@ -51,18 +51,25 @@ def dead_stores(func: ast.FunctionDef) -> list[Finding]:
     """A store no later statement can read: nothing after it in its block, in the blocks
     around it, or (inside a loop) anywhere in that loop reads the name."""
     found: list[Finding] = []
+    memo: dict[int, set[str]] = {}  # the names each statement reads, walked once
+
+    def loads(node: ast.AST) -> set[str]:
+        key = id(node)
+        if key not in memo:
+            memo[key] = _loads([node])
+        return memo[key]
 
     def walk(block: list[ast.stmt], later: list[ast.AST], loop: list[ast.AST]) -> None:
         for i, stmt in enumerate(block):
             after = list(block[i + 1:]) + later
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                readable = _loads(after + loop)
+                readable = set().union(*map(loads, after + loop))
                 for t in targets:
                     if isinstance(t, (ast.Subscript, ast.Attribute)):
                         continue
                     for name in _stored(t):
-                        if name not in readable or _overwritten(name, block[i + 1:]):
+                        if name not in readable or _overwritten(name, block[i + 1:], loads):
                             found.append(Finding("dead_store", stmt.lineno, name))
             if isinstance(stmt, (ast.For, ast.While)):
                 inner_loop = loop + [stmt]
@@ -79,10 +86,10 @@ def dead_stores(func: ast.FunctionDef) -> list[Finding]:
     return found
 
 
-def _overwritten(name: str, rest: list[ast.stmt]) -> bool:
+def _overwritten(name: str, rest: list[ast.stmt], loads) -> bool:  # noqa: ANN001
     """The next statement of the block that mentions `name` assigns it without reading it."""
     for stmt in rest:
-        if name in _loads([stmt]):
+        if name in loads(stmt):
             return False
         if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
                                                 for t in stmt.targets):

@@ -23,7 +23,7 @@ from app.exports import retention, runner
 from app.exports.download import byte_range
 from app.exports.store import S3Store, StoreUnreachable, split
 from app.main import create_app
-from tests.nightly.conftest import make_nightly, own_pg, own_redis, synth  # noqa: F401 (fixtures)
+from tests.app.exports.nightly.conftest import make_nightly, own_pg, own_redis, synth  # noqa: F401 (fixtures)
 from tests.support import wait_for
 
 SPEC = {"format": "llamafactory", "splits": [{"name": "sft", "tasks": [{"task_type": "io"}, {"task_type": "oi"}]}]}

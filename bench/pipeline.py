@@ -69,7 +69,8 @@ def main() -> None:
     accepted = funnel["total"]["accepted"]
     rate = accepted / wall * 60
     peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    peak_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak_children = kids.ru_maxrss / 1024
 
     with session_scope(settings.database_url) as session:
         by_level = defaultdict(list)
@@ -81,6 +82,11 @@ def main() -> None:
     print(f"accepted samples: {accepted} of {funnel['total']['inputs']} inputs in {wall:.1f} s")
     print(f"throughput: {rate:,.0f} accepted samples/min   target {TARGET_PER_MINUTE:,}   ratio {rate / TARGET_PER_MINUTE:.2f}x")
     print(f"peak RSS: this process {peak_self:.0f} MiB, largest child {peak_children:.0f} MiB")
+    # the main process's Python work holds one GIL: its CPU seconds over wall time near 1.0
+    # means it, not the sandbox children, bounds the rate
+    print(f"CPU: this process {own.ru_utime + own.ru_stime:.1f} s ({(own.ru_utime + own.ru_stime) / wall:.2f} of wall), "
+          f"sandbox children {kids.ru_utime + kids.ru_stime:.1f} s, per accepted sample "
+          f"{(own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime) / max(accepted, 1) * 1000:.1f} ms")
     total = sum(spent.values()) or 1.0
     print("time per stage: " + ", ".join(f"{k} {v / total:.0%} ({v:.1f} s)" for k, v in spent.items()))
     print("difficulty score median per requested level: " + ", ".join(

@@ -30,6 +30,7 @@ import builtins
 import os
 import resource
 import sys
+import time
 import types
 from _blake2 import blake2b
 from _json import encode_basestring_ascii, make_encoder
@@ -132,6 +133,8 @@ def child_main(job: dict, fds: tuple[int, int, int, int, int], key: bytes, job_i
             os.write(SETUP_FD, ("E" + repr(exc)[:500]).encode(errors="replace"))
         finally:
             os._exit(120)
+    if job.get("calls") is not None:
+        run_calls(job, key)
     run_job(job, key)
 
 
@@ -201,6 +204,106 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
     if tracer is not None:
         payload["trace"] = {"steps": tracer.steps}
     _conclude(payload, key, refused, streams)
+
+
+def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_info,
+              _exec=exec, _eval=eval, _module=types.ModuleType, _clock=time.perf_counter,
+              _cpu=time.process_time, _fstat=os.fstat, _modules=sys.modules,
+              _builtins=builtins.__dict__, _snapshot=dict, _write_all=_write_all,
+              _frame=result_frame, _exit=os._exit, _json=_ENCODE) -> None:
+    """Several calls of one program in this process, one after another (`job["calls"]`,
+    argument texts in the order given), each in a fresh module namespace with the builtins
+    as they were before the first; never returns. The one result frame holds, per call, a
+    line of its payload (status, result or exception, its wall and CPU ms, where its output
+    ends in stdout and stderr) and, when traced, a line of its trace. A call that reaches
+    the trace cap or tries a refused event ends the job there: the frame then holds fewer
+    calls than asked, and the host runs them one job each (sandbox/core.py). State a call
+    leaves elsewhere (a changed module, a file) may reach the next: the host compares runs
+    in two orders and a fresh run, and never takes a result that depends on it."""
+    limits = job["limits"]
+    chars = limits["value_chars"]
+    streams = job_streams(limits["output_bytes"])
+    sys.stdout, sys.stderr = streams
+    permitted, refused = guard.install()
+    lines: list[bytes] = []
+
+    def emit() -> None:
+        try:
+            _write_all(RESULT_FD, _frame(b"\n".join(lines), key))
+        except OSError:
+            _exit(EXIT_CHANNEL_LOST)
+        _exit(0)
+
+    try:
+        module_code = compile(job["code"], USER_FILENAME, "exec")
+        calls = [_compile_call(job["entry_point"], args) for args in job["calls"]]
+    except BaseException:
+        emit()  # no call ran: the host runs each as a job of its own, which reports it
+    pristine = _snapshot(_builtins)
+    sealed = False
+    for index, call_code in enumerate(calls):
+        if index:
+            _builtins.clear()
+            _builtins.update(pristine)
+            _modules.pop("random", None)  # imported again, seeded again (seeded_random)
+        tracer = None
+        payload: dict = {"status": "ok", "call": index}
+        if job["trace"]:
+            def on_limit(steps):
+                emit()  # the call is cut short: no verdict here, its own job gives it
+
+            tracer = make_tracer(module_code, limits["trace_steps"], chars, on_limit, permitted)
+        module = _module(MODULE_NAME)
+        module.__dict__["__builtins__"] = builtins
+        if sealed:
+            _modules[MODULE_NAME] = _modules["__main__"] = module
+        else:
+            _seal_runtime(module)
+            sealed = True
+        before = len(refused)
+        started, started_cpu = _clock(), _cpu()
+        try:
+            _exec(module_code, module.__dict__)
+            if tracer is not None:
+                tracer.start()
+            try:
+                value = _eval(call_code, module.__dict__)
+            finally:
+                if tracer is not None:
+                    tampered = tracer.tampered()
+                    tracer.stop()
+            if tracer is not None and tampered:
+                emit()
+            payload["result"] = _encode(value, chars)
+            del value
+        except MemoryError:
+            emit()
+        except BaseException as exc:
+            payload.update(status="exception", exception=_exception(exc, chars))
+        payload["ms"] = (_clock() - started) * 1000
+        payload["cpu_ms"] = (_cpu() - started_cpu) * 1000
+        if len(refused) > before:
+            emit()
+        for stream in streams:
+            try:
+                stream.flush()
+            except Exception:
+                emit()
+        try:
+            payload["out"], payload["err"] = _fstat(1).st_size, _fstat(2).st_size
+        except OSError:
+            emit()
+        trace = None if tracer is None else {"steps": tracer.steps}
+        if trace is not None:
+            payload["trace_steps"] = len(trace["steps"])
+        try:
+            lines.append("".join(_json(payload, 0)).encode())
+            if trace is not None:
+                lines.append("".join(_json(trace, 0)).encode())
+        except (TypeError, ValueError, RecursionError, MemoryError):
+            emit()
+        del trace, tracer, module
+    emit()
 
 
 def _conclude(payload: dict, key: bytes, refused: list, streams, _finish=finish) -> None:

@@ -16,9 +16,9 @@ import queue
 import threading
 import time
 from dataclasses import replace
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
-from . import verdict, wire
+from . import grouped, verdict, wire
 from .backends import make_backend
 from .calls import call_error
 from .errors import ForkServerDown, SandboxUnavailable
@@ -152,6 +152,10 @@ class Sandbox:
         error = call_error(job.entry_point, job.args)
         if error is not None:
             return verdict.refused_call(wire_job, error, self.python)
+        return self._run_wire(job, wire_job)
+
+    def _run_wire(self, job: Job, wire_job: dict) -> RunResult | tuple[dict, wire.RunReport, str]:
+        """Run a job already in its wire form on a free worker (see `_run_unjudged`)."""
         slot = self._slots.get()
         try:
             return self._run_on(slot, job, wire_job)
@@ -237,6 +241,49 @@ class Sandbox:
             second = b if isinstance(b, RunResult) else verdict.judge(*b)
             out.append((first, second, same_behaviour(first, second)))
         return out
+
+    def run_pairs_grouped(self, groups: Iterable[Sequence[tuple[Job, Job]]]
+                          ) -> list[list[tuple[RunResult, RunResult, bool]]]:
+        """`run_pairs` for each group, with the same outcomes (statuses, results, output,
+        traces, ids and seeds; times are the calls' own), in fewer jobs: a group of one
+        program's pairs (same code, entry point, trace flag and limits, the first of each
+        pair under one seed and the second under another) shares a job per seed, as
+        sandbox/grouped.py explains, and falls back to `run_pairs` whenever that could make
+        a difference. Other groups run as `run_pairs` runs them."""
+        groups = [list(group) for group in groups]
+        self._ensure_started()
+        plans = [grouped.plan(group, self.limits) for group in groups]
+        tasks: list[tuple[int, object, Job, dict | None]] = []
+        for g, plan in enumerate(plans):
+            if plan is not None:
+                tasks += [(g, "forward", *plan.forward), (g, "backward", *plan.backward)]
+                tasks += [(g, index, job, None) for index, job in plan.fresh]
+        outcomes = list(self._executor.map(
+            lambda task: self._run_wire(task[2], task[3]) if task[3] is not None
+            else self._run_unjudged(task[2]), tasks))
+        parts: list[dict] = [{} for _ in groups]
+        for (g, part, _, _), outcome in zip(tasks, outcomes):
+            parts[g][part] = outcome
+        out: list[list | None] = [None] * len(groups)
+        for g, plan in enumerate(plans):
+            if plan is None:
+                continue
+            n = len(plan.pairs)
+            limits = plan.pairs[0][0].limits or self.limits
+            forward = grouped.split(parts[g]["forward"], [a for a, _ in plan.pairs],
+                                    range(n), limits)
+            backward = grouped.split(parts[g]["backward"], [b for _, b in plan.pairs],
+                                     range(n - 1, -1, -1), limits)
+            fresh = {index: (outcome if isinstance(outcome, RunResult) else verdict.judge(*outcome))
+                     for index, outcome in parts[g].items() if isinstance(index, int)}
+            out[g] = grouped.combine(plan, forward, backward, fresh)
+        alone = [g for g, result in enumerate(out) if result is None]
+        if alone:
+            flat = self.run_pairs([pair for g in alone for pair in groups[g]])
+            at = 0
+            for g in alone:
+                out[g], at = flat[at:at + len(groups[g])], at + len(groups[g])
+        return out  # type: ignore[return-value]
 
     def run_twice(self, job: Job, seeds: tuple[int, int] = (0, 1)
                   ) -> tuple[RunResult, RunResult, bool]:

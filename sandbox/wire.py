@@ -190,3 +190,30 @@ def parse_result(buffer: bytes) -> dict:
     if cut >= 0:  # a traced run: the trace's JSON text, kept undecoded (RunResult.trace_json)
         payload["trace_json"] = buffer[cut + 1:].decode("ascii")
     return payload
+
+
+def parse_calls(buffer: bytes, traced: bool) -> list[dict]:
+    """The per-call payloads of a job of several calls (sandbox/child.py `run_calls`), in
+    the order they ran, each with its `trace_json` when `traced`; ValueError when the bytes
+    are not one frame of such lines. A job cut short holds fewer calls than it was given."""
+    head = RESULT_HEADER.size + RESULT_MAC_BYTES
+    if len(buffer) < head:
+        raise ValueError("no result frame" if not buffer else "truncated result frame")
+    magic, size = RESULT_HEADER.unpack_from(buffer)
+    if magic != RESULT_MAGIC or len(buffer) != head + size:
+        raise ValueError("malformed result frame")
+    if size == 0:
+        return []
+    lines = bytes(buffer[head:]).split(b"\n")
+    step = 2 if traced else 1
+    if len(lines) % step:
+        raise ValueError("a call without its trace")
+    out = []
+    for at in range(0, len(lines), step):
+        payload = json.loads(lines[at])
+        if not isinstance(payload, dict) or not isinstance(payload.get("status"), str):
+            raise ValueError("a call without a status")
+        if traced:
+            payload["trace_json"] = lines[at + 1].decode("ascii")
+        out.append(payload)
+    return out

@@ -25,6 +25,16 @@ from workers.pipeline.inputs import greedy_cover
 DYNAMIC_REASONS = ("deletable_statement", "constant_output", "deepest_block_unrun")
 MAX_TURNS = 5000  # loop turns per run, by default the sandbox's trace step cap
 MAX_RESULT_CHARS = 1000  # the execution filter's default result cap (ExecPolicy)
+# loop turns a deletion variant may run beyond twice the program's own on that input; past
+# that it counts as a change (a deletion that makes a loop run away changes what the
+# program does), which also keeps a runaway variant from spending the job's time
+VARIANT_SLACK = 100
+# CPU a probe spends on one run and on the whole job. Programs of the kind sought run an
+# input in well under a millisecond untraced; one that takes 50 ms (a value that doubles
+# every turn, say) would take seconds traced, and the cap keeps it from holding a sandbox
+# worker for the probe's whole timeout
+RUN_CPU_S = 0.05
+JOB_CPU_S = 0.5
 DRIVER = "__naturalness_probe__"
 OFF = "__off__"  # the module global naming the statement a run leaves out (-1: none)
 
@@ -136,19 +146,22 @@ def _statements(tree: ast.Module) -> list[tuple[list[ast.stmt], int]]:
 
 _RUNTIME = '''
 import ast as __probe_ast__
+import time as __probe_time__
 
 __off__ = -1
 __probe_seen__ = set()
-__probe_turns__ = [0, 0]  # loop turns of this run, the cap
+__probe_turns__ = [0, 0, 0.0]  # loop turns of this run, its cap, its CPU deadline
+__probe_slack__ = @SLACK@
+__probe_clock__ = __probe_time__.process_time
 
 
 def __hit__(k):
     __probe_seen__.add(k)
 
 
-def __tick__():
-    __probe_turns__[0] += 1
-    if __probe_turns__[0] > __probe_turns__[1]:
+def __tick__(_t=__probe_turns__, _clock=__probe_clock__):
+    _t[0] += 1
+    if _t[0] > _t[1] or _clock() > _t[2]:
         raise RuntimeError("turns")
 
 
@@ -167,15 +180,18 @@ def __probe_fresh__(value):
     return value
 
 
-def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars):
+def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars, run_cpu, job_cpu):
     global __off__
     values = [__probe_ast__.literal_eval("(" + args + ",)") for args in inputs]
     func = globals()[entry]
-    __probe_turns__[1] = max_turns
+    job_end = __probe_clock__() + job_cpu
 
-    def run(i):
+    def run(i, cap):
         __probe_seen__.clear()
-        __probe_turns__[0] = 0
+        now = __probe_clock__()
+        if now > job_end:
+            return "error:budget", [], 0
+        __probe_turns__[:] = [0, cap, min(now + run_cpu, job_end)]
         try:
             value = func(*__probe_fresh__(values[i]))
             text = repr(value)
@@ -183,10 +199,10 @@ def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars):
                 len(text), hash(text) & 0xFFFFFFFFFFFF)
         except BaseException as exc:
             out = "error:" + type(exc).__name__
-        return out, sorted(__probe_seen__)
+        return out, sorted(__probe_seen__), __probe_turns__[0]
 
-    runs = [run(i) for i in range(len(values))]
-    probe_out, hits = [r[0] for r in runs], [r[1] for r in runs]
+    runs = [run(i, max_turns) for i in range(len(values))]
+    probe_out, hits, turns = [r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs]
     # inputs the execution filter would keep: no error, more loop turns than a trace holds
     # steps, or a result over the size cap (when none is, all stay candidates)
     viable = [i for i, out in enumerate(probe_out) if out.startswith("ok:")] or list(range(len(values)))
@@ -197,11 +213,18 @@ def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars):
     if all(o.startswith("ok:") for o in original):
         for j in range(variants):
             __off__ = j
-            if all(run(c)[0] == probe_out[c] for c in chosen):
+            # a variant may loop at most twice as long as the program did (plus some
+            # slack): one that runs past that changes what the program does, and ends there
+            if all(run(c, min(max_turns, 2 * turns[c] + __probe_slack__))[0] == probe_out[c] for c in chosen):
                 deletable.append(j)
         __off__ = -1
     return [original, hits, chosen, probe_out, deletable]
 '''
+
+
+@functools.cache
+def _runtime() -> str:
+    return _RUNTIME.replace("@SLACK@", str(VARIANT_SLACK))
 
 
 @functools.cache
@@ -230,19 +253,24 @@ def instrument(code: str, max_variants: int = 40) -> tuple[ast.Module, list[Arm]
 def build_probe(code: str, max_variants: int = 40) -> Probe:
     """The driver module for `code`: the runtime and the instrumented copy, one module."""
     tree, arms, variants = instrument(code, max_variants)
-    driver = _RUNTIME + "\n" + _cover_source() + "\n\n" + ast.unparse(tree) + "\n"
+    driver = _runtime() + "\n" + _cover_source() + "\n\n" + ast.unparse(tree) + "\n"
     return Probe(driver, arms, variants)
 
 
 def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,
-               max_turns: int = MAX_TURNS, max_chars: int = MAX_RESULT_CHARS) -> str:
+               max_turns: int = MAX_TURNS, max_chars: int = MAX_RESULT_CHARS,
+               run_cpu_s: float = RUN_CPU_S, job_cpu_s: float = JOB_CPU_S) -> str:
     """The argument text of the driver call: the driver runs the program on every input,
     keeps `limit` of them coverage-first (`greedy_cover`) among those the execution filter
     would keep (no error, at most `max_turns` loop turns - a traced run records a step per
     turn at least, so set it to the trace's step cap -, a result repr of at most `max_chars`),
     and runs the variants on those, stopping a variant at the first input whose output it
-    changes."""
-    return f"{entry_point!r}, {inputs!r}, {limit}, {len(probe.variants)}, {max_turns}, {max_chars}"
+    changes. A run is stopped at a loop turn past `run_cpu_s` of CPU (an input that slow is
+    not viable; a variant that slow changed what the program does), and the job runs
+    nothing more once it spent `job_cpu_s` (the inputs left are not viable, and no variant
+    runs unless all kept inputs ran)."""
+    return (f"{entry_point!r}, {inputs!r}, {limit}, {len(probe.variants)}, {max_turns}, "
+            f"{max_chars}, {run_cpu_s!r}, {job_cpu_s!r}")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from typing import Any, Protocol
 from sandbox import Job, RunResult, literal_from_typed
 
 class Runner(Protocol):
-    def run_pairs(self, pairs: Sequence[tuple[Job, Job]]) -> list[tuple[RunResult, RunResult, bool]]: ...
+    def run_pairs_grouped(self, groups: Sequence[Sequence[tuple[Job, Job]]]
+                          ) -> list[list[tuple[RunResult, RunResult, bool]]]: ...
 
 
 @dataclass(frozen=True)
@@ -76,16 +77,21 @@ def judge(item: ExecItem, first: RunResult, second: RunResult, policy: ExecPolic
 
 
 def execute(runner: Runner, items: Sequence[ExecItem], policy: ExecPolicy) -> list[ExecOutcome]:
-    """Both seeds of every item go to the sandbox pool in one call (all cores busy); the
-    sandbox compares each pair's raw outcomes, so an identical second run (and its trace)
-    is not decoded twice. The runs get the runner's limits."""
+    """Both seeds of every item go to the sandbox pool in one call (all cores busy), the
+    items of one program as one group: the sandbox runs a program's inputs in shared jobs
+    when that gives the outcomes separate jobs would (`Sandbox.run_pairs_grouped`), and an
+    identical second run (and its trace) is not decoded twice. The runs get the runner's
+    limits."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for at, item in enumerate(items):
+        groups.setdefault((item.code, item.entry_point), []).append(at)
+    order = [at for members in groups.values() for at in members]
     pairs = [
-        tuple(
-            Job(id=f"{item.key}#{seed}", code=item.code, entry_point=item.entry_point, args=item.args,
-                trace=True, hash_seed=seed)
-            for seed in policy.hash_seeds
-        )
-        for item in items
+        [tuple(Job(id=f"{items[at].key}#{seed}", code=items[at].code, entry_point=items[at].entry_point,
+                   args=items[at].args, trace=True, hash_seed=seed)
+               for seed in policy.hash_seeds)
+         for at in members]
+        for members in groups.values()
     ]
-    runs = runner.run_pairs(pairs)
-    return [judge(item, first, second, policy, same) for item, (first, second, same) in zip(items, runs)]
+    runs = dict(zip(order, (run for group in runner.run_pairs_grouped(pairs) for run in group)))
+    return [judge(item, *runs[at][:2], policy, runs[at][2]) for at, item in enumerate(items)]

@@ -82,3 +82,27 @@ def test_coverage_first_keeps_distinct_values_and_prefers_new_outputs() -> None:
 def test_programs_the_probe_cannot_judge_keep_their_first_inputs(sb: Sandbox, bad: str) -> None:
     choice = one(sb, bad, "1", "2")
     assert choice.reasons == [] and [c.args for c in choice.inputs] == ["1", "2"]
+
+
+def test_a_value_that_grows_each_turn_costs_the_probe_a_bounded_time(sb: Sandbox) -> None:
+    # each digit multiplies the list eightfold: 512 MB within a few turns, for every input
+    code = ("def f(xs):\n    out = list(xs)\n    for x in xs:\n        for ch in str(x):\n"
+            "            out *= 8\n    return len(out)\n")
+    args = [f"[{'1' * 9}, {d}]" for d in range(2, 12)]
+    from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, probe_args
+    from sandbox import Job
+    probe = build_probe(code)
+    run = sb.run(Job(id="grow", code=probe.code, entry_point=DRIVER,
+                     args=probe_args(probe, "f", args, 3)))
+    assert run.ok and run.cpu_ms < 2500  # JOB_CPU_S (0.5 s) and one turn past it
+    outputs = eval(run.result["repr"])[3]  # noqa: S307 - the probe's own plain data
+    assert all(out.startswith("error:") for out in outputs)
+
+
+def test_a_variant_that_loops_far_longer_than_the_program_counts_as_a_change(sb: Sandbox) -> None:
+    # without the `break` the search walks all 400 values and still finds one square root:
+    # the same outputs, but a hundred times the turns on 4 and 9, which is a change
+    code = ("def f(n):\n    hits = 0\n    i = 0\n    while i < 400:\n        if i * i == n:\n"
+            "            hits += 1\n            break\n        i += 1\n    return hits\n")
+    choice = one(sb, code, "4", "9", "5")
+    assert choice.reasons == [] and choice.detail == ""

@@ -69,11 +69,11 @@ def test_trace_bound_rejects_long_runs(short_traces) -> None:
 
 
 class _BrokenRunner:
-    def run_pairs(self, pairs):
+    def run_pairs_grouped(self, groups):
         from sandbox import RunResult
 
-        return [tuple(RunResult.sandbox_error(job.id, "forkserver died") for job in pair) + (True,)
-                for pair in pairs]
+        return [[tuple(RunResult.sandbox_error(job.id, "forkserver died") for job in pair) + (True,)
+                 for pair in group] for group in groups]
 
 
 def test_sandbox_errors_are_never_verdicts() -> None:

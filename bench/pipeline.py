@@ -47,6 +47,7 @@ def main() -> None:
     from execsynth.commands.synth import run_batch, start_batch
     from workers.pipeline.batch_spec import BatchSpec
     from workers.pipeline.lifecycle import SampleStatus
+    from workers.pipeline.teachers.builtin import close_pools
     from workers.runner import stages
 
     settings = get_settings()
@@ -69,6 +70,7 @@ def main() -> None:
     accepted = funnel["total"]["accepted"]
     rate = accepted / wall * 60
     peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    close_pools()  # the generator processes' CPU counts among the children once they are reaped
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     peak_children = kids.ru_maxrss / 1024
 
@@ -85,7 +87,7 @@ def main() -> None:
     # the main process's Python work holds one GIL: its CPU seconds over wall time near 1.0
     # means it, not the sandbox children, bounds the rate
     print(f"CPU: this process {own.ru_utime + own.ru_stime:.1f} s ({(own.ru_utime + own.ru_stime) / wall:.2f} of wall), "
-          f"sandbox children {kids.ru_utime + kids.ru_stime:.1f} s, per accepted sample "
+          f"sandbox and generator processes {kids.ru_utime + kids.ru_stime:.1f} s, per accepted sample "
           f"{(own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime) / max(accepted, 1) * 1000:.1f} ms")
     total = sum(spent.values()) or 1.0
     print("time per stage: " + ", ".join(f"{k} {v / total:.0%} ({v:.1f} s)" for k, v in spent.items()))

@@ -5,6 +5,7 @@ final funnel table per level."""
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from typing import Any
@@ -63,8 +64,14 @@ def start_batch(settings: Settings, spec: BatchSpec) -> int:
 
 
 def run_batch(settings: Settings, batch_id: int, programs: int, chunk_size: int, show_progress: bool = True) -> dict[str, Any]:
+    from workers.pipeline.teachers.builtin import set_default_processes
     from workers.runner.deps import close_all, stage_deps
     from workers.runner.stages import RUNNERS
+
+    # the builtin teacher writes programs in processes of its own (unless its config says
+    # otherwise): the stages here are threads of one interpreter, and generation was half
+    # of its CPU
+    set_default_processes(os.cpu_count() or 1)
 
     scope = lambda: session_scope(settings.database_url)  # noqa: E731
     deps = stage_deps(settings)

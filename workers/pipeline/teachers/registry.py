@@ -54,7 +54,7 @@ def _builtin_spec_model() -> type[BaseModel]:
     model is derived from them so the two cannot drift apart."""
     cls = _builtin_class()
     try:
-        hints = typing.get_type_hints(cls.__init__)
+        hints = typing.get_type_hints(cls.__init__, include_extras=True)  # keeps Field bounds
     except (NameError, TypeError):
         hints = {}
     fields: dict[str, Any] = {"kind": (Literal["builtin"], "builtin")}

@@ -145,3 +145,19 @@ def test_rejection_reasons_of_the_generate_stage() -> None:
     kept, _, _ = process_completion(cell, _answer(flat), "relabel", seen, OFF)
     assert kept is not None and kept["measured"]["mismatches"] == ["nested_calls"]
     assert process_completion(cell, _answer("no code"), "reject", seen, OFF)[1] == "no_code_block"
+
+
+def test_generator_processes_write_the_same_programs_and_errors() -> None:
+    from workers.pipeline.teachers.builtin import close_pools
+
+    cells = select(load_catalog(), levels=["C1", "C4", "C6"], count=6, seed=9)[:6]
+    requests = [request(c, i, n=2) for i, c in enumerate(cells)]
+    requests.append(request(Constraint("str", "nope", "C1"), 99))
+    try:
+        here = complete_all_sync(BuiltinTeacher(processes=0), requests)
+        spawned = complete_all_sync(BuiltinTeacher(processes=2), requests)
+    finally:
+        close_pools()
+    assert [c.texts for c in spawned] == [c.texts for c in here] and here[0].texts
+    assert [c.status for c in spawned] == ["ok"] * 6 + ["error"]
+    assert spawned[-1].error == here[-1].error and "no catalog entry str.nope" in here[-1].error

@@ -76,3 +76,14 @@ def test_builtin_spec_is_derived_from_the_constructor() -> None:
     assert isinstance(teacher, Teacher)
     with pytest.raises(TeacherConfigError, match=r"teacher 'builtin' \(builtin\): no_such_option: Extra inputs are not permitted"):
         build_teacher("builtin", {"no_such_option": 1})
+
+
+def test_builtin_generator_processes_are_bounded() -> None:
+    import pytest
+
+    from workers.pipeline.teachers.registry import TeacherConfigError, build_teacher
+
+    assert build_teacher("builtin", {"kind": "builtin", "processes": 3}).processes == 3
+    assert build_teacher("builtin", {"kind": "builtin"}).processes is None
+    with pytest.raises(TeacherConfigError, match="processes: Input should be greater than or equal to 0"):
+        build_teacher("builtin", {"kind": "builtin", "processes": -1})

@@ -29,6 +29,7 @@ from __future__ import annotations
 import builtins
 import os
 import resource
+import signal
 import sys
 import time
 import types
@@ -210,7 +211,8 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _exec=exec, _eval=eval, _module=types.ModuleType, _clock=time.perf_counter,
               _cpu=time.process_time, _fstat=os.fstat, _modules=sys.modules,
               _builtins=builtins.__dict__, _snapshot=dict, _write_all=_write_all,
-              _frame=result_frame, _exit=os._exit, _json=_ENCODE) -> None:
+              _frame=result_frame, _exit=os._exit, _json=_ENCODE, _timer=signal.setitimer,
+              _cpu_timer=signal.ITIMER_PROF) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -219,7 +221,9 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
     the trace cap or tries a refused event ends the job there: the frame then holds fewer
     calls than asked, and the host runs them one job each (sandbox/core.py). State a call
     leaves elsewhere (a changed module, a file) may reach the next: the host compares runs
-    in two orders and a fresh run, and never takes a result that depends on it."""
+    in two orders and a fresh run, and never takes a result that depends on it. Each call
+    runs under a CPU timer of `job["call_cpu_s"]` whose signal ends the process (user code
+    cannot handle signals; one that stops the timer still meets the job's own limits)."""
     limits = job["limits"]
     chars = limits["value_chars"]
     streams = job_streams(limits["output_bytes"])
@@ -262,6 +266,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             sealed = True
         before = len(refused)
         started, started_cpu = _clock(), _cpu()
+        _timer(_cpu_timer, job["call_cpu_s"])
         try:
             _exec(module_code, module.__dict__)
             if tracer is not None:
@@ -280,6 +285,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             emit()
         except BaseException as exc:
             payload.update(status="exception", exception=_exception(exc, chars))
+        _timer(_cpu_timer, 0)
         payload["ms"] = (_clock() - started) * 1000
         payload["cpu_ms"] = (_cpu() - started_cpu) * 1000
         if len(refused) > before:

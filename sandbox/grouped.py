@@ -17,7 +17,8 @@ nothing before it: the first call's in the first order, the last call's in the r
 one, and the fresh job's for the others. Anything else (a difference, a call ending in
 anything but a value or an exception, a call over the wall time limit, a job cut short)
 and the program's calls run one job per call and seed, exactly as `Sandbox.run_pairs`
-runs them.
+runs them. A call of a shared job may take `SHARED_CALL_S` (1 s) of CPU and wall time at
+most, so a program that loops forever costs little more than it did.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ from .verdict import _valid
 # how a call of a shared job may end and still be taken from it; a limit, a kill or a
 # refused event reruns the program's calls one job each, where the sandbox judges them
 SHARED_STATUSES = ("ok", "exception")
+# A call of a shared job gets at most this much CPU and wall time (or the run's own limit
+# when that is lower): a call that needs more ends the shared job, and its own job then
+# judges it under the full limit. Without it a program that loops forever held the shared
+# jobs for the limit times the number of calls before the jobs of its own even started.
+SHARED_CALL_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -55,12 +61,19 @@ def _shared_job(pairs: Sequence[tuple[Job, Job]], side: int, order: list[int],
     all its calls together (each call is held to the per-call limit on the host)."""
     first = pairs[0][side]
     n = len(order)
-    shared = replace(limits, timeout_s=limits.timeout_s * n, cpu_s=float(limits.cpu_seconds * n))
+    per_call = call_limit_s(limits)
+    shared = replace(limits, timeout_s=per_call * n, cpu_s=per_call * n)
     job = Job(id=f"{first.id}+{n - 1}", code=first.code, entry_point=first.entry_point,
               args="", trace=first.trace, hash_seed=first.hash_seed, limits=shared)
     wire_job = job.to_wire(limits)
     wire_job["calls"] = [pairs[i][side].args for i in order]
+    wire_job["call_cpu_s"] = per_call
     return job, wire_job
+
+
+def call_limit_s(limits: Limits) -> float:
+    """The CPU and wall time one call of a shared job may take."""
+    return min(limits.timeout_s, SHARED_CALL_S)
 
 
 def plan(pairs: Sequence[tuple[Job, Job]], default_limits: Limits) -> Plan | None:
@@ -108,7 +121,7 @@ def split(outcome, jobs: Sequence[Job], order: Sequence[int], limits: Limits
         return None
     if len(calls) != len(order):
         return None
-    limit_ms = limits.timeout_s * 1000
+    limit_ms = call_limit_s(limits) * 1000
     out_at = err_at = 0
     runs: dict[int, RunResult] = {}
     for position, (payload, index) in enumerate(zip(calls, order)):

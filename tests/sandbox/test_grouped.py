@@ -85,7 +85,7 @@ def test_a_call_never_sees_what_an_earlier_call_left(sb, code):
 
 def test_calls_that_end_the_process_or_run_long_fall_back_to_one_job_each(sb, monkeypatch):
     exits = "import os\ndef f(x):\n    if x == 2:\n        os._exit(0)\n    return x\n"
-    loops = "def f(x):\n    while x == 2:\n        pass\n    return x\n"
+    loops = "def f(x):\n    while x == 2:\n        pass\n    return x\n"  # stopped at 1 s shared
     prints = "def f(x):\n    print('y' * x)\n    return x\n"  # over the output cap together
     raises = "def f(x):\n    return 10 // (x - 2)\n"
     limit = TEST_LIMITS.output_bytes
@@ -126,4 +126,16 @@ def test_only_one_programs_pairs_under_two_seeds_are_shared():
     assert shared.forward[1]["calls"] == ["1", "2", "3"]
     assert shared.backward[1]["calls"] == ["3", "2", "1"]
     assert [i for i, _ in shared.fresh] == [1]
-    assert shared.forward[1]["limits"]["timeout_s"] == 3 * TEST_LIMITS.timeout_s
+    # a call of a shared job gets one second at most (a slower one gets a job of its own)
+    assert shared.forward[1]["limits"]["timeout_s"] == 3 * 1.0 and shared.forward[1]["call_cpu_s"] == 1.0
+
+
+def test_a_call_that_loops_ends_the_shared_job_after_its_second(sb):
+    import os
+    import signal
+
+    loops = "def f(x):\n    while x == 2:\n        pass\n    return x\n"
+    shared = plan(pairs(loops, "1", "2", "3", trace=False), TEST_LIMITS)
+    _, report, _ = sb._run_wire(*shared.forward)
+    assert os.WIFSIGNALED(report.wait_status) and os.WTERMSIG(report.wait_status) == signal.SIGPROF
+    assert 900 <= report.cpu_ms < 1500  # the call's second, not the job's wall limit (3 s)

@@ -144,8 +144,6 @@ USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("float", "divmod()"): (
         _u("divmod(divmod({x} * 60, 60.0)[0], 24.0)", "tuple", "prices", calls=False,
            names="split_hours to_clock"),
-        _u("sum(divmod(p, {r})[0] for p in {xs} if divmod(p, {r})[1] > 0.5)", "float", "prices",
-           names="count_portions whole_parts"),
     ),
     ("float", "+"): (
         _u("{x} + {x} * {r} + {f}", "float", "prices", calls=False, names="price_with_fees add_tax"),
@@ -267,7 +265,7 @@ USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
     ("str", "[i]"): (
         _u("{w}.split()[-1][0] + {w}[0]", "str", "text", names="initials first_last"),
-        _u("[{w}[0], {w}[{w}.find(' ') + 1]]", "list", "text", names="initials word_starts"),
+        _u("{w}.split()[{w}.count(' ') // 2][0]", "str", "text", names="middle_initial pick_letter"),
     ),
     ("str", "rfind"): (
         _u("{w}.rfind({s}, 0, max({w}.rfind({s}), 0))", "int", "text", names="second_last_match find_before"),
@@ -376,5 +374,40 @@ USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("str", ">="): (
         _u("{w}[:{k}] >= {w}[{k}:{k} * 2] >= {w}[-{k}:]", "bool", "text", calls=False,
            names="chunks_in_order check_order"),
+    ),
+    ("list", "in"): (
+        _u("{x} in [v for v in {xs} if v in {xs}[{k}:]]", "bool", "ints words", calls=False,
+           names="seen_again repeats_later"),
+    ),
+    ("tuple", "in"): (
+        _u("{x} in tuple(v for v in {xs} if v in {xs}[{k}:])", "bool", "ints", names="seen_again check_dims"),
+    ),
+    ("set", "in"): (
+        _u("{x} in {{v for v in {xs} if v in {xs}[{k}:]}}", "bool", "ints", calls=False,
+           names="seen_again check_members"),
+    ),
+    ("set", "not in"): (
+        _u("{x} not in {{v for v in {xs} if v not in {xs}[:{k}]}}", "bool", "ints", calls=False,
+           names="only_early filter_ids"),
+    ),
+    ("dict", "in"): (
+        _u("{x} in {{w: len(w) for w in {xs} if w[:1] in {s} + 'aeiou'}}", "bool", "words", calls=False,
+           names="is_listed check_stock"),
+    ),
+    ("dict", "d[k]"): (
+        _u("{{w: len(w) for w in {xs}}}[{xs}[{k} % len({xs})]]", "int", "words", names="length_of lookup_size"),
+        _u("{{w: pos for pos, w in enumerate({xs})}}[{xs}[-1]]", "int", "words", names="last_position index_of"),
+    ),
+    ("dict", "len()"): (
+        _u("len({{w[0]: len(w) for w in {xs}}}) - len({xs}) // 2", "int", "words", names="distinct_initials count_keys"),
+    ),
+    ("tuple", "[i]"): (
+        _u("tuple({xs})[{xs}[0] % len({xs})]", "int", "ints", names="follow_pointer describe_point"),
+    ),
+    ("tuple", "len()"): (
+        _u("len(tuple({xs})[len({xs}) // 2:])", "int", "ints", names="half_size summarize_sizes"),
+    ),
+    ("list", "*"): (
+        _u("[0] * ({k} * len({xs}))", "list", "ints words", names="blank_slots make_buffer"),
     ),
 }

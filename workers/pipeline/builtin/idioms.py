@@ -41,21 +41,21 @@ _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "parts": ("parts", "pieces", "chunks", "fragments"),
               "counts": ("counts", "freq", "seen_count", "histogram")}
 _COND = {  # kind -> family -> tests; nested or chained tests on one value take other families
-    "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= 10", "{x} > {n} // 2"),
-            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 != 0")},
-    "digit": {"size": ("{x} > 4", "{x} < 5", "{x} >= 3"), "parity": ("{x} % 2 == 0", "{x} % 3 == 0")},
-    "float": {"size": ("{x} > {lo}", "{x} < 10.0", "{x} >= {lo} * 2", "{x} > 5.0"),
+    "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}"),
+            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 != 0", "{x} % {a3} == 1")},
+    "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "{x} >= {a5}"),
+              "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1")},
+    "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5"),
               "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0")},
-    "word": {"size": ("len({x}) > 6", "len({x}) % 2 == 0", "len({x}) < 7"),
-             "letters": ("{x} < 'm'", "{x}[0] in 'aeiou'", "'e' in {x}", "{x}[-1] > {x}[0]")},
-    "char": {"vowel": ("{x} in 'aeiou'", "{x} in 'rstlne'"), "order": ("{x} < 'm'", "{x} > 'k'")},
-    "data": {"size": ("len({xs}) > 6", "len({xs}) % 2 == 0", "len({xs}) < 8"),
+    "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a5} + 2"),
+             "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]")},
+    "char": {"vowel": ("{x} in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"), "order": ("{x} < {m}", "{x} > {m}")},
+    "data": {"size": ("len({xs}) > {a5} + 1", "len({xs}) % 2 == 0", "len({xs}) < {a5} + 3"),
              "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]"),
-             "limit": ("{n} % 2 == 0", "{n} > 8", "{n} < len({xs})")},
+             "limit": ("{n} % 2 == 0", "{n} > {a5} + 3", "{n} < len({xs})")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}"), "best": ("{acc} < {size}",),
-             "list": ("len({acc}) < 6", "len({acc}) < {n}"), "parts": ("{x} not in {acc}", "len({acc}) < 5"),
-             "counts": ("{x} in {acc}", "len({acc}) < 4")}
+             "list": (), "parts": ("{x} not in {acc}",), "counts": ("{x} in {acc}",)}
 
 
 _COMBINE = {"list": ("{a} + {b}", "({a}, {b})"), "int": ("{a} - {b}", "{a} + {b}", "({a}, {b})"),
@@ -513,7 +513,11 @@ class _Program:
             raise _Miss(group)
         family, template = self.rng.choice(options)
         self.w.conds.append(template)
-        return self.render(env, template.replace("{acc}", self.acc)), family
+        rng = self.rng
+        text = (template.replace("{acc}", self.acc).replace("{a10}", str(rng.randint(8, 12)))
+                .replace("{a5}", str(rng.randint(4, 6))).replace("{a3}", str(rng.randint(3, 4)))
+                .replace("{v}", repr(rng.choice("aeiou"))).replace("{m}", repr(rng.choice("hjkmnp"))))
+        return self.render(env, text), family
 
     def if_block(self, rest: tuple[str, ...], env: Env, chained: bool) -> None:
         w, rng = self.w, self.rng
@@ -527,7 +531,7 @@ class _Program:
             fams.add(fam2)
         outer |= fams
         deep = rng.randrange(len(tests))
-        with_else = rng.random() < 0.5
+        with_else = rng.random() < (0.25 if chained else 0.4)
         if env.x is None:  # tests on the whole input: the deeper levels go where the call's input goes
             truths = [self.truth(t) for t in tests]
             if None not in truths:
@@ -617,21 +621,23 @@ class _Program:
             self.w.line(options[v % len(options)])
             return
         size = x if xk in _NUMERIC else f"len({x})"
+        a = self.rng.randint(2, 5)
         if kind == "number":
-            options = (f"{acc} += {size}", f"{acc} -= {size}", f"{acc} += {size} // 2" if xk != "float"
-                       else f"{acc} += {x} / 2")
+            options = (f"{acc} += {size}", f"{acc} -= {size}", f"{acc} += {size} // {a}" if xk != "float"
+                       else f"{acc} += {x} / {a}", f"{acc} += {size} * {a}", f"{acc} -= {size} % {a}")
         elif kind == "best":
             options = (f"{acc} = max({acc}, {size})", f"{acc} = min({acc}, {size})",
                        f"{acc} = {size} if {size} > {acc} else {acc}")
         elif kind == "counts":
             options = (f"{acc}[{x}] = {acc}.get({x}, 0) + 1", f"{acc}[{x}] = {acc}.get({x}, 0) - 1")
         elif kind == "parts":
-            options = ((x, f"{x}.upper()", f"{x}[::-1]") if xk in ("word", "char")
+            options = ((x, f"{x}.upper()", f"{x}[::-1]" if xk == "word" else f"{x} * {a}")
+                       if xk in ("word", "char")
                        else (f"str({x})", f"str({x} * 2)", f"f'<{{{x}}}>'"))
             options = tuple(f"{acc}.append({o})" for o in options)
         else:
-            options = ((x, f"-{x}", f"{x} * 2") if xk in _NUMERIC
-                       else (x, f"{x}.upper()", f"len({x})"))
+            options = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") if xk in _NUMERIC
+                       else (x, f"{x}.upper()", f"len({x})", f"{x}[:{a}]"))
             options = tuple(f"{acc}.append({o})" for o in options)
         self.w.line(options[v % len(options)])
 

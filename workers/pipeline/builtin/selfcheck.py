@@ -26,7 +26,7 @@ from workers.pipeline.naturalness.dynamic import instrument
 
 CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
-MAX_STEPS = 200  # traced lines per execution: the pipeline snapshots locals at each
+MAX_STEPS = 120  # traced lines per execution: the pipeline snapshots locals at each
 MAX_TURNS = 400  # loop turns per run (a variant may stop a counter)
 MAX_SIZE = 4000  # items of a local at a loop turn
 MAX_BITS = 64  # bits of an int local at a loop turn (an int may repeat a string later)
@@ -148,7 +148,7 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     untaken = sum(1 for a in arms if a.kind in ("if", "else") and a.mark not in ran)
     if untaken:
         findings.append("arm_untaken")
-        score += 2 * untaken
+        score += 4 * untaken
     if any(o.startswith("error:") for o in outs):
         findings.append("raises")
         score += 5

@@ -47,12 +47,12 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
               "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1")},
     "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5"),
               "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0")},
-    "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a5} + 2"),
+    "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a7}"),
              "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]")},
     "char": {"vowel": ("{x} in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"), "order": ("{x} < {m}", "{x} > {m}")},
-    "data": {"size": ("len({xs}) > {a5} + 1", "len({xs}) % 2 == 0", "len({xs}) < {a5} + 3"),
+    "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
              "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]"),
-             "limit": ("{n} % 2 == 0", "{n} > {a5} + 3", "{n} < len({xs})")},
+             "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}"), "best": ("{acc} < {size}",),
              "list": (), "parts": ("{x} not in {acc}",), "counts": ("{x} in {acc}",)}
@@ -61,7 +61,7 @@ _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}"), "best": ("{acc} <
 _COMBINE = {"list": ("{a} + {b}", "({a}, {b})"), "int": ("{a} - {b}", "{a} + {b}", "({a}, {b})"),
             "float": ("{a} - {b}", "({a}, {b})"), "str": ("{a} + ' ' + {b}", "({a}, {b})"),
             "set": ("{a} & {b}", "{a} | {b}"), "bool": ("{a} and {b}", "{a} != {b}")}
-DEPTH0_SHARE = 0.05  # per fitting use: the share of C1/C2 draws the idiom library takes
+DEPTH0_SHARE = 0.04  # per fitting use: the share of C1/C2 draws the idiom library takes
 
 
 class _Miss(Exception):
@@ -516,6 +516,8 @@ class _Program:
         rng = self.rng
         text = (template.replace("{acc}", self.acc).replace("{a10}", str(rng.randint(8, 12)))
                 .replace("{a5}", str(rng.randint(4, 6))).replace("{a3}", str(rng.randint(3, 4)))
+                .replace("{a6}", str(rng.randint(5, 7))).replace("{a7}", str(rng.randint(6, 8)))
+                .replace("{a8}", str(rng.randint(7, 9)))
                 .replace("{v}", repr(rng.choice("aeiou"))).replace("{m}", repr(rng.choice("hjkmnp"))))
         return self.render(env, text), family
 
@@ -531,7 +533,8 @@ class _Program:
             fams.add(fam2)
         outer |= fams
         deep = rng.randrange(len(tests))
-        with_else = rng.random() < (0.25 if chained else 0.4)
+        # an else under a test of the whole input needs one more input to run: rarer there
+        with_else = rng.random() < (0.25 if chained else 0.4) * (0.3 if env.x is None else 1)
         if env.x is None:  # tests on the whole input: the deeper levels go where the call's input goes
             truths = [self.truth(t) for t in tests]
             if None not in truths:

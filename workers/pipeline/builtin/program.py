@@ -32,7 +32,7 @@ from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
 MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
-IDIOM_SHARE = 0.9  # draws that try the idiom library first (the rest: the generic forms)
+IDIOM_SHARE = 1.0  # draws that try the idiom library first (it declines entries and draws it cannot write)
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
             "count_letters", "build_slug", "parse_line", "mask_text"),

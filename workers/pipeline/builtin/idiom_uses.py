@@ -410,4 +410,23 @@ USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("list", "*"): (
         _u("[0] * ({k} * len({xs}))", "list", "ints words", names="blank_slots make_buffer"),
     ),
+    ("str", "format"): (
+        _u("'{{}} ({{}})'.format({w}.strip(), '{{:.1f}}'.format(len({w}) / {k}))", "str", "text",
+           names="describe_text format_name"),
+    ),
+    ("str", "format()"): (
+        _u("format(format(len({w}) / {k}, '.2f'), '>8')", "str", "text", names="pad_ratio format_share"),
+    ),
+    ("str", "str.format"): (
+        _u("str.format('{{}}: {{}}', {w}.split()[0], str.format('{{:>3}}', len({w})))", "str", "text",
+           names="label_line format_entry"),
+    ),
+    ("str", "*"): (
+        _u("'=' * ({k} * len({w}.split()))", "str", "text", names="underline rule_for"),
+        _u("{w}[:1] * {k} + '-' * ({k} * 2)", "str", "text", calls=False, names="make_banner pad_mark"),
+    ),
+    ("str", "zfill"): (
+        _u("'.'.join(part.zfill(3) for part in {w}.split()).zfill(20)", "str", "text",
+           names="pad_fields format_code"),
+    ),
 }

@@ -437,7 +437,7 @@ class Flow:
             arms.append(self.condition(self.guards + [arms[0][0]], (arms[0][2],)))
         var = self.newest_element()
         # an else under a test of the whole input needs one more input to run: only at the top
-        with_else = g.rng.random() < 0.5 and (var is not None or not self.guards)
+        with_else = g.rng.random() < 0.2 and (var is not None or not self.guards)
         truths = [t for _, t, _ in arms]
         if all(t is not None for t in truths):
             taken = next((i for i, t in enumerate(truths) if t), None)

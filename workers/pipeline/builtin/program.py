@@ -20,6 +20,7 @@ from workers.pipeline.builtin.compact import build_compact
 from workers.pipeline.builtin.context import Ctx
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
+from workers.pipeline.builtin.idioms import build_idiom
 from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
 from workers.pipeline.builtin.selfcheck import check_seed, self_check
@@ -31,6 +32,7 @@ from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
 MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
+IDIOM_SHARE = 1.0  # draws that try the idiom library first (it declines entries and draws it cannot write)
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
             "count_letters", "build_slug", "parse_line", "mask_text"),
@@ -211,6 +213,10 @@ def _calls_other(lines: list[str], banned: set[str]) -> bool:
 
 def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedProgram:
     form, subject = form_for(entry), subject_type(entry)
+    if rng.random() < IDIOM_SHARE:
+        idiom = build_idiom(entry, knobs, rng, ENTRY_NAMES.get(subject, ENTRY_NAMES["list"]))
+        if idiom is not None:
+            return GeneratedProgram(*idiom)
     if knobs.control_flow_depth and not knobs.other_methods:
         return build_compact(entry, knobs, rng)  # loops without any call: the compact layout
     banned = _banned(entry)

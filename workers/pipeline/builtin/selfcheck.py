@@ -15,8 +15,8 @@ stop a deletion variant that would let a value grow without bound.
 from __future__ import annotations
 
 import ast
-import copy
 import hashlib
+import re
 import sys
 from dataclasses import dataclass
 
@@ -26,10 +26,11 @@ from workers.pipeline.naturalness.dynamic import instrument
 
 CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
-MAX_STEPS = 200  # traced lines per execution: the pipeline snapshots locals at each
+MAX_STEPS = 100  # traced lines per execution: the pipeline snapshots locals at each
 MAX_TURNS = 400  # loop turns per run (a variant may stop a counter)
 MAX_SIZE = 4000  # items of a local at a loop turn
 MAX_BITS = 64  # bits of an int local at a loop turn (an int may repeat a string later)
+SIZE_EVERY = 4  # loop turns between size checks (a doubling value overshoots MAX_SIZE 16x at most)
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def _steps(function, args: tuple) -> int:  # noqa: ANN001
     previous = sys.gettrace()
     sys.settrace(tracer)
     try:
-        function(*copy.deepcopy(args))
+        function(*_fresh(args))
     except MemoryError:
         return MAX_STEPS * 8  # scored as a long run
     except Exception:  # noqa: BLE001 - an error is scored by the probe, not here
@@ -71,6 +72,22 @@ def _steps(function, args: tuple) -> int:  # noqa: ANN001
     finally:
         sys.settrace(previous)
     return count[0]
+
+
+_LOOP = re.compile(r"^\s*(for|while)\b", re.M)
+
+
+def _fresh(value):  # noqa: ANN001, ANN202 - a literal's containers copied (deepcopy without its memo)
+    kind = type(value)
+    if kind is list:
+        return [_fresh(v) for v in value]
+    if kind is tuple:
+        return tuple(_fresh(v) for v in value)
+    if kind is dict:
+        return {k: _fresh(v) for k, v in value.items()}
+    if kind is set:
+        return set(value)  # items of a set literal are immutable
+    return value
 
 
 class _Stop(Exception):
@@ -101,7 +118,7 @@ class _Runner:
 
     def _tick(self) -> None:
         self.turns += 1
-        if self.turns > MAX_TURNS or not _sizes_ok(sys._getframe(1)):
+        if self.turns > MAX_TURNS or (self.turns % SIZE_EVERY == 0 and not _sizes_ok(sys._getframe(1))):
             raise _Stop
 
     def run(self, args: tuple, skip: int = -1) -> tuple[str, frozenset[int]]:
@@ -109,7 +126,7 @@ class _Runner:
         self.turns = 0
         self.space["__off__"] = skip
         try:
-            value = self.entry(*copy.deepcopy(args))
+            value = self.entry(*_fresh(args))
             return "ok:" + hashlib.sha1(repr(value).encode()).hexdigest()[:12], frozenset(self.seen)
         except Exception as exc:  # noqa: BLE001 - every failure is an outcome here
             return "error:" + type(exc).__name__, frozenset(self.seen)
@@ -148,12 +165,14 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     untaken = sum(1 for a in arms if a.kind in ("if", "else") and a.mark not in ran)
     if untaken:
         findings.append("arm_untaken")
-        score += 2 * untaken
+        score += 4 * untaken
     if any(o.startswith("error:") for o in outs):
         findings.append("raises")
         score += 5
     if "raises" in findings:  # unguarded runs only for draws the guarded runs passed
         return Verdict(tuple(findings), score)
+    if not _LOOP.search(code):
+        return Verdict(tuple(findings), score)  # straight code and comprehensions: a short run
     space: dict = {"__name__": "draw"}
     exec(compile(code, "<draw>", "exec"), space)  # noqa: S102 - the generator's own program
     widest = max(range(len(inputs)), key=lambda i: len(inputs[i]))

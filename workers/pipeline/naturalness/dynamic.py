@@ -8,8 +8,10 @@ replaced by `pass`. The driver and the copy are one module, so a job compiles on
 advancing ends that variant with an error instead of hanging the job. The job returns plain
 data (output digests, marks); `judge` turns it into findings:
 `deletable_statement` (a deletion changes no output on any input), `constant_output` (the
-same output for every input) and `deepest_block_unrun` (the level's deepest block runs for
-no input). Untaken branch arms (the if / elif / else bodies written in the code; an if
+same output for every input), `deepest_block_unrun` (the level's deepest block runs for
+no input) and `no_viable_input` (every input errs, loops past the trace's step cap, makes a
+result over the size cap or takes over the probe's CPU per run: the execution filter would
+reject every sample, after traced runs that can each take the sandbox's whole timeout). Untaken branch arms (the if / elif / else bodies written in the code; an if
 without else has one arm, its fall-through is not counted) are measured, not rejected.
 """
 
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 
 from workers.pipeline.inputs import greedy_cover
 
-DYNAMIC_REASONS = ("deletable_statement", "constant_output", "deepest_block_unrun")
+DYNAMIC_REASONS = ("no_viable_input", "deletable_statement", "constant_output", "deepest_block_unrun")
 MAX_TURNS = 5000  # loop turns per run, by default the sandbox's trace step cap
 MAX_RESULT_CHARS = 1000  # the execution filter's default result cap (ExecPolicy)
 # loop turns a deletion variant may run beyond twice the program's own on that input; past
@@ -159,10 +161,17 @@ def __hit__(k):
     __probe_seen__.add(k)
 
 
+class __probe_stop__(BaseException):
+    # a run the probe ends (not an Exception: the program's own handlers let it through)
+    pass
+
+
 def __tick__(_t=__probe_turns__, _clock=__probe_clock__):
     _t[0] += 1
-    if _t[0] > _t[1] or _clock() > _t[2]:
-        raise RuntimeError("turns")
+    if _t[0] > _t[1]:
+        raise __probe_stop__("turns")
+    if _clock() > _t[2]:
+        raise __probe_stop__("cpu")
 
 
 def __probe_fresh__(value):
@@ -197,6 +206,8 @@ def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars, 
             text = repr(value)
             out = ("ok:%d:%x" if len(text) <= max_chars else "big:%d:%x") % (
                 len(text), hash(text) & 0xFFFFFFFFFFFF)
+        except __probe_stop__ as stop:
+            out = "error:" + stop.args[0]
         except BaseException as exc:
             out = "error:" + type(exc).__name__
         return out, sorted(__probe_seen__), __probe_turns__[0]
@@ -281,9 +292,10 @@ class DynamicFacts:
     deepest_unrun: bool
     arms_untaken: int
     arms: int
+    no_viable: bool = False  # no input ran to a result the execution filter would keep
 
     def reasons(self) -> list[str]:
-        out = []
+        out = ["no_viable_input"] if self.no_viable else []
         if self.deletable:
             out.append("deletable_statement")
         if self.constant_output:
@@ -296,7 +308,7 @@ class DynamicFacts:
 def judge(probe: Probe, result: list) -> DynamicFacts:
     """Findings from the driver's result `[outputs on the kept inputs, marks per input, kept
     input indices, outputs per input, indices of the variants that changed no output]`."""
-    original, all_hits, chosen, _, deletable = result
+    original, all_hits, chosen, every_output, deletable = result
     hits = [all_hits[c] for c in chosen]
     constant = len(original) >= 2 and len(set(original)) == 1 and original[0].startswith("ok:")
     ran = set().union(*map(set, hits)) if hits else set()
@@ -306,5 +318,6 @@ def judge(probe: Probe, result: list) -> DynamicFacts:
     deepest_unrun = bool(deep_marks) and not any(m in ran for m in deep_marks)
     branch = [a for a in probe.arms if a.kind in ("if", "else")]  # arms written in the code
     untaken = sum(1 for a in branch if a.mark not in ran)
+    no_viable = bool(every_output) and not any(o.startswith("ok:") for o in every_output)
     return DynamicFacts(list(original), [probe.variants[j] for j in deletable], constant,
-                        deepest_unrun, untaken, len(branch))
+                        deepest_unrun, untaken, len(branch), no_viable)

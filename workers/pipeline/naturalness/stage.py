@@ -3,7 +3,8 @@ input candidate through the marked program and its deletion variants; the kept i
 chosen coverage-first from what the job saw, and the dynamic checks are judged on those.
 
 A probe job that cannot be judged (sandbox unavailable) raises, so the chunk is retried;
-one that fails for the program's own reasons (timeout, memory) gives no verdict and the
+one that the program's runs ended (timeout, memory, killed, output) is `no_viable_input`;
+one whose driver could not run the program (no such entry point) gives no verdict and the
 candidates are taken in priority order, as without the gate.
 """
 
@@ -16,11 +17,12 @@ from dataclasses import dataclass
 from sandbox import Job, Limits, RunResult
 from workers.pipeline.inputs import InputCandidate, distinct_inputs
 from workers.pipeline.naturalness.dynamic import DRIVER, MAX_RESULT_CHARS, Probe, build_probe, judge, probe_args
-from workers.pipeline.naturalness.gate import dynamic_reasons
+from workers.pipeline.naturalness.gate import checked, dynamic_reasons
 
 PROBE_LIMITS = Limits(timeout_s=10.0, memory_mb=512)
 GATE_CANDIDATES = 8  # type-directed candidates per program the coverage choice picks from
 REASON_PREFIX = "unnatural_"  # the reject reason of a program the gate turns away
+RUNAWAY = ("timeout", "memory_limit", "killed", "output_limit")  # probe ends the program's runs caused
 
 
 class ProbeUnavailable(RuntimeError):
@@ -52,17 +54,31 @@ def _job(i: int, probe: Probe, item: GateItem, limit: int, max_turns: int, max_c
                limits=PROBE_LIMITS)
 
 
+def _outcome(output: str) -> str:
+    """A probe output as a user reads it (`big:<len>:<hash>`, `error:<type>`)."""
+    if output.startswith("big:"):
+        return "a result over the size cap"
+    return {"error:turns": "loop turns over the trace's step cap",
+            "error:cpu": "over the probe's CPU for a run",
+            "error:budget": "over the probe's CPU for the job"}.get(output, output.removeprefix("error:"))
+
+
 def choose(probe: Probe, item: GateItem, result: RunResult, limit: int,
            skip: Iterable[str] = ()) -> InputChoice:
     """Pure: the kept inputs and the dynamic reasons, from one probe job's result."""
     if not result.ok or result.result is None:
-        return InputChoice(distinct_inputs(item.candidates, limit), [], f"probe {result.status}")
+        reasons = ["no_viable_input"] if result.status in RUNAWAY and "no_viable_input" in checked(skip) else []
+        return InputChoice(distinct_inputs(item.candidates, limit), reasons, f"probe {result.status}")
     data = ast.literal_eval(result.result["repr"])
     kept = [item.candidates[c] for c in data[2]]
     facts = judge(probe, data)
     reasons = dynamic_reasons(facts, skip)
-    detail = "; ".join(f"line {line}: {text}" for line, text in facts.deletable[:3]) \
-        if "deletable_statement" in reasons else ""
+    if reasons[:1] == ["no_viable_input"]:
+        detail = "every input: " + ", ".join(sorted({_outcome(o) for o in data[3]}))[:300]
+    elif "deletable_statement" in reasons:
+        detail = "; ".join(f"line {line}: {text}" for line, text in facts.deletable[:3])
+    else:
+        detail = ""
     return InputChoice(kept, reasons, detail)
 
 

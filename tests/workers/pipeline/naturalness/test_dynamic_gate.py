@@ -106,3 +106,21 @@ def test_a_variant_that_loops_far_longer_than_the_program_counts_as_a_change(sb:
             "            hits += 1\n            break\n        i += 1\n    return hits\n")
     choice = one(sb, code, "4", "9", "5")
     assert choice.reasons == [] and choice.detail == ""
+
+
+def test_a_program_no_input_of_which_the_filter_would_keep_is_turned_away(sb: Sandbox) -> None:
+    # the list doubles at every turn: every candidate ends over the size cap or the CPU budget
+    code = ("def f(xs):\n    out = list(xs)\n    for x in xs:\n        for ch in str(x):\n"
+            "            out *= 2\n            out *= 2\n    return out\n")
+    choice = one(sb, code, "[123456, 7891011, 12131415]", "[99999999, 8888888]")
+    assert choice.reasons[0] == "no_viable_input"
+    assert choice.reject_reason == "unnatural_no_viable_input"
+    assert choice.detail.startswith("every input: ") and "probe's CPU" in choice.detail
+    kept = one(sb, code, "[123456, 7891011, 12131415]", "[99999999, 8888888]", skip=("no_viable_input",))
+    assert "no_viable_input" not in kept.reasons
+
+
+def test_inputs_that_fail_beside_viable_ones_are_not_chosen(sb: Sandbox) -> None:
+    code = "def f(xs):\n    total = 0\n    for x in xs:\n        total += 10 // x\n    return total\n"
+    choice = one(sb, code, "[1, 0]", "[2, 5]", "[1, 3]")
+    assert choice.reasons == [] and [c.args for c in choice.inputs] == ["[2, 5]", "[1, 3]"]

@@ -158,8 +158,23 @@ def _seal_runtime(module) -> None:
     sys.getprofile = type(None)
 
 
+def _call_traced(module_code, call_code, namespace: dict, tracer, _exec=exec, _eval=eval):
+    """Run the module, then the call under `tracer` (None: untraced): (the value, whether
+    the program switched the tracer off)."""
+    _exec(module_code, namespace)
+    if tracer is None:
+        return _eval(call_code, namespace), False
+    tracer.start()
+    try:
+        value = _eval(call_code, namespace)
+    finally:
+        tampered = tracer.tampered()
+        tracer.stop()
+    return value, tampered
+
+
 def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_info,
-            _exec=exec, _eval=eval) -> None:
+            _call=_call_traced) -> None:
     limits = job["limits"]
     chars = limits["value_chars"]
     streams = job_streams(limits["output_bytes"])
@@ -182,16 +197,8 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
         module = types.ModuleType(MODULE_NAME)
         module.__dict__["__builtins__"] = builtins
         _seal_runtime(module)
-        _exec(module_code, module.__dict__)
-        if tracer is not None:
-            tracer.start()
-        try:
-            value = _eval(call_code, module.__dict__)
-        finally:
-            if tracer is not None:
-                tampered = tracer.tampered()
-                tracer.stop()
-        if tracer is not None and tampered:
+        value, tampered = _call(module_code, call_code, module.__dict__, tracer)
+        if tampered:
             payload.update(status="exception", exception={
                 "type": "TraceTampered", "message": "the program switched the tracer off"})
         else:
@@ -208,7 +215,7 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
 
 
 def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_info,
-              _exec=exec, _eval=eval, _module=types.ModuleType, _clock=time.perf_counter,
+              _call=_call_traced, _module=types.ModuleType, _clock=time.perf_counter,
               _cpu=time.process_time, _fstat=os.fstat, _modules=sys.modules,
               _builtins=builtins.__dict__, _snapshot=dict, _write_all=_write_all,
               _frame=result_frame, _exit=os._exit, _json=_ENCODE, _timer=signal.setitimer,
@@ -268,16 +275,8 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         started, started_cpu = _clock(), _cpu()
         _timer(_cpu_timer, job["call_cpu_s"])
         try:
-            _exec(module_code, module.__dict__)
-            if tracer is not None:
-                tracer.start()
-            try:
-                value = _eval(call_code, module.__dict__)
-            finally:
-                if tracer is not None:
-                    tampered = tracer.tampered()
-                    tracer.stop()
-            if tracer is not None and tampered:
+            value, tampered = _call(module_code, call_code, module.__dict__, tracer)
+            if tampered:
                 emit()
             payload["result"] = _encode(value, chars)
             del value

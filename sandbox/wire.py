@@ -173,16 +173,23 @@ def authentic(buffer, key: bytes) -> bool:
     return mac == bytes(view[RESULT_HEADER.size:head])
 
 
-def parse_result(buffer: bytes) -> dict:
-    """The child's result (already authenticated by the forkserver), or ValueError when the
-    bytes are not one frame with a status. A traced run's trace comes as `trace_json`, the
-    text the child encoded (its `trace_steps` says how many steps it holds)."""
+def _frame_body_at(buffer: bytes) -> int:
+    """Where the body of the one result frame `buffer` holds starts; ValueError when it is
+    not exactly one frame."""
     head = RESULT_HEADER.size + RESULT_MAC_BYTES
     if len(buffer) < head:
         raise ValueError("no result frame" if not buffer else "truncated result frame")
     magic, size = RESULT_HEADER.unpack_from(buffer)
     if magic != RESULT_MAGIC or len(buffer) != head + size:
         raise ValueError("malformed result frame")
+    return head
+
+
+def parse_result(buffer: bytes) -> dict:
+    """The child's result (already authenticated by the forkserver), or ValueError when the
+    bytes are not one frame with a status. A traced run's trace comes as `trace_json`, the
+    text the child encoded (its `trace_steps` says how many steps it holds)."""
+    head = _frame_body_at(buffer)
     cut = buffer.find(b"\n", head)
     payload = json.loads(buffer[head:cut] if cut >= 0 else buffer[head:])
     if not isinstance(payload, dict) or not isinstance(payload.get("status"), str):
@@ -196,13 +203,8 @@ def parse_calls(buffer: bytes, traced: bool) -> list[dict]:
     """The per-call payloads of a job of several calls (sandbox/child.py `run_calls`), in
     the order they ran, each with its `trace_json` when `traced`; ValueError when the bytes
     are not one frame of such lines. A job cut short holds fewer calls than it was given."""
-    head = RESULT_HEADER.size + RESULT_MAC_BYTES
-    if len(buffer) < head:
-        raise ValueError("no result frame" if not buffer else "truncated result frame")
-    magic, size = RESULT_HEADER.unpack_from(buffer)
-    if magic != RESULT_MAGIC or len(buffer) != head + size:
-        raise ValueError("malformed result frame")
-    if size == 0:
+    head = _frame_body_at(buffer)
+    if len(buffer) == head:
         return []
     lines = bytes(buffer[head:]).split(b"\n")
     step = 2 if traced else 1

@@ -33,6 +33,7 @@ from workers.pipeline.builtin import generate_program
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.inputs import InputCandidate, distinct_inputs
 from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, judge, probe_args
+from workers.pipeline.naturalness.stage import GATE_CANDIDATES
 from workers.pipeline.naturalness.static import TRICKS, loop_facts, static_findings
 from workers.pipeline import seeds
 from workers.pipeline.batch_spec import BatchSpec
@@ -81,7 +82,7 @@ def measure(args: argparse.Namespace) -> None:
     started = time.perf_counter()
     programs = [generate_program(c, args.seed, i, catalog) for i, c in enumerate(cells)]
     gen_s = time.perf_counter() - started
-    wide = 8 if args.inputs == "coverage" else plan.inputs_per_program
+    wide = GATE_CANDIDATES if args.inputs == "coverage" else plan.inputs_per_program
     candidates = []
     for i, prog in enumerate(programs):
         cands = [InputCandidate(prog.args, "teacher")]

@@ -1,7 +1,7 @@
 """Naturalness of a builtin batch: the issue-15 table, per level, targets beside figures.
 
 600 programs over C1-C6 (the batch's own grid), each with 3 inputs: the teacher's call plus
-type-directed inputs, chosen coverage-first among 8 candidates as the gated pipeline does
+type-directed inputs, chosen coverage-first among the gate's candidates (GATE_CANDIDATES) as the gated pipeline does
 (`--inputs pipeline`: the first 3 distinct, as the pipeline without the gate takes them).
 Every program runs in the sandbox once, in the naturalness gate's probe job (marks on every
 candidate, the choice, ablation variants on the kept inputs). Branch arms are the if / elif

@@ -20,7 +20,9 @@ from workers.pipeline.naturalness.dynamic import DRIVER, MAX_RESULT_CHARS, Probe
 from workers.pipeline.naturalness.gate import checked, dynamic_reasons
 
 PROBE_LIMITS = Limits(timeout_s=10.0, memory_mb=512)
-GATE_CANDIDATES = 8  # type-directed candidates per program the coverage choice picks from
+# type-directed candidates per program the coverage choice picks from (bench/naturalness:
+# 8 left 9.5-9.7% of branch arms untaken, 12 leave 8.5-8.7%, at no measurable cost)
+GATE_CANDIDATES = 12
 REASON_PREFIX = "unnatural_"  # the reject reason of a program the gate turns away
 RUNAWAY = ("timeout", "memory_limit", "killed", "output_limit")  # probe ends the program's runs caused
 

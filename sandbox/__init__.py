@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
-    "Sandbox": "sandbox.core", "same_behaviour": "sandbox.core",
+    "Sandbox": "sandbox.core", "same_behaviour": "sandbox.result",
     "Job": "sandbox.jobs", "Limits": "sandbox.jobs",
     "RunResult": "sandbox.result", "STATUSES": "sandbox.result",
     "encode_value": "sandbox.encoding", "canonical_order": "sandbox.encoding",

@@ -25,7 +25,7 @@ from .errors import ForkServerDown, SandboxUnavailable
 from .forkserver import MAX_RESULT_BYTES
 from .jobs import Job, Limits
 from .local import ForkServer
-from .result import RunResult
+from .result import RunResult, same_behaviour
 
 log = logging.getLogger("sandbox")
 
@@ -292,9 +292,3 @@ class Sandbox:
             raise ValueError("run_twice needs two different hash seeds")
         pair = (replace(job, hash_seed=seeds[0]), replace(job, hash_seed=seeds[1]))
         return self.run_pairs([pair])[0]
-
-
-def same_behaviour(a: RunResult, b: RunResult) -> bool:
-    """Whether two runs of one job behaved identically (timings and seeds aside)."""
-    fields = ("status", "result", "exception", "stdout", "trace_json")  # one encoder: equal text, equal trace
-    return all(getattr(a, name) == getattr(b, name) for name in fields)

@@ -31,8 +31,8 @@ from numbers import Real
 from . import wire
 from .calls import call_error
 from .jobs import Job, Limits
-from .result import RunResult
-from .verdict import _valid
+from .result import RunResult, same_behaviour
+from .verdict import valid_payload
 
 # how a call of a shared job may end and still be taken from it; a limit, a kill or a
 # refused event reruns the program's calls one job each, where the sandbox judges them
@@ -128,7 +128,7 @@ def split(outcome, jobs: Sequence[Job], order: Sequence[int], limits: Limits
         ms, cpu = payload.get("ms"), payload.get("cpu_ms")
         out_end, err_end = payload.get("out"), payload.get("err")
         if (payload.get("call") != position or payload["status"] not in SHARED_STATUSES
-                or not _valid(payload) or not isinstance(ms, Real) or not isinstance(cpu, Real)
+                or not valid_payload(payload) or not isinstance(ms, Real) or not isinstance(cpu, Real)
                 or not 0 <= ms <= limit_ms or not _offsets(out_end, out_at, len(report.stdout))
                 or not _offsets(err_end, err_at, len(report.stderr))):
             return None
@@ -145,12 +145,6 @@ def split(outcome, jobs: Sequence[Job], order: Sequence[int], limits: Limits
     return runs
 
 
-def same_behaviour(a: RunResult, b: RunResult) -> bool:
-    """Whether two runs of one call behaved identically (timings and seeds aside)."""
-    fields = ("status", "result", "exception", "stdout", "stderr", "trace_json")
-    return all(getattr(a, name) == getattr(b, name) for name in fields)
-
-
 def combine(group: Plan, forward: dict[int, RunResult] | None,
             backward: dict[int, RunResult] | None, fresh: dict[int, RunResult]
             ) -> list[tuple[RunResult, RunResult, bool]] | None:
@@ -161,9 +155,9 @@ def combine(group: Plan, forward: dict[int, RunResult] | None,
     out = []
     for index, (_, second_job) in enumerate(group.pairs):
         first, second = forward[index], backward[index]
-        if not same_behaviour(first, second):
+        if not same_behaviour(first, second, with_stderr=True):
             return None
-        if index in fresh and not same_behaviour(first, fresh[index]):
+        if index in fresh and not same_behaviour(first, fresh[index], with_stderr=True):
             return None
         out.append((first, replace(first, id=second_job.id, hash_seed=second_job.hash_seed,
                                    duration_ms=second.duration_ms, cpu_ms=second.cpu_ms,

@@ -65,3 +65,10 @@ class RunResult:
                    trace_json=None if data.get("trace") is None else json.dumps(data["trace"]),
                    trace_steps=len((data.get("trace") or {}).get("steps", ())),
                    python=data.get("python", ""))
+
+
+def same_behaviour(a: RunResult, b: RunResult, with_stderr: bool = False) -> bool:
+    """Whether two runs of one job behaved identically (timings and seeds aside); one
+    encoder, so equal trace text is an equal trace."""
+    fields = ("status", "result", "exception", "stdout", "trace_json") + (("stderr",) if with_stderr else ())
+    return all(getattr(a, name) == getattr(b, name) for name in fields)

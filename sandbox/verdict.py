@@ -21,7 +21,8 @@ from .tracing import exception_info
 VERDICT_KEYS = {"result": dict, "exception": dict, "trace_json": str, "trace_steps": int}
 
 
-def _valid(payload: dict) -> bool:
+def valid_payload(payload: dict) -> bool:
+    """A result payload with a known status and fields of the right types."""
     if payload.get("status") not in STATUSES:
         return False
     return all(payload.get(key) is None or isinstance(payload[key], kind)
@@ -66,7 +67,7 @@ def judge(job: dict, report: wire.RunReport, python: str) -> RunResult:
             **common)
     try:
         payload = wire.parse_result(report.result)
-        if not _valid(payload):
+        if not valid_payload(payload):
             raise ValueError("invalid result")
     except (ValueError, RecursionError):
         status, exception = _no_result(report, limits)

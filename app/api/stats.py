@@ -24,7 +24,6 @@ from app.stats.cache import SnapshotCache
 from app.stats.schemas import DifficultyStats, FeatureStats, FunnelStats
 
 router = APIRouter(prefix="/stats", tags=["stats"])
-DEFAULT_TTL_S = 10.0
 DEFAULT_FUNNEL_BATCHES = 50
 log = logging.getLogger(__name__)
 
@@ -36,7 +35,7 @@ async def stats_cache(request: Request) -> SnapshotCache:
 def _cache_of(app: FastAPI) -> SnapshotCache:
     state = app.state
     if getattr(state, "stats_cache", None) is None:
-        state.stats_cache = SnapshotCache(getattr(state, "stats_ttl_s", DEFAULT_TTL_S))
+        state.stats_cache = SnapshotCache(state.settings.api.stats_ttl_s)
     return state.stats_cache
 
 

@@ -42,6 +42,8 @@ class ApiSettings(BaseModel):
     require_api_key: bool = True
     rate_limit_per_minute: int = Field(default=600, ge=1)
     max_body_bytes: int = Field(default=1 << 20, ge=1024, le=1 << 30, description="larger request bodies get 413 unread")
+    stats_ttl_s: float = Field(default=10.0, ge=0, le=3_600,
+                               description="longest a cached /v1/stats aggregate is served; 0: computed per request")
 
 
 class S3StoreSettings(BaseModel):

@@ -37,8 +37,8 @@ def make_client(settings: Settings) -> Iterator[Callable[..., TestClient]]:
     clients: list[TestClient] = []
 
     def build(stats_ttl_s: float = 0.0, **overrides) -> TestClient:
-        app = create_app(settings.model_copy(update=overrides) if overrides else settings)
-        app.state.stats_ttl_s = stats_ttl_s
+        api = settings.api.model_copy(update={"stats_ttl_s": stats_ttl_s})
+        app = create_app(settings.model_copy(update={"api": api, **overrides}))
         client = TestClient(app)
         clients.append(client)
         return client

@@ -29,9 +29,10 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 @pytest.fixture()
 def fuzz_headers(settings, new_key) -> dict[str, str]:
-    APP.state.settings = settings.model_copy(update={"api": settings.api.model_copy(update={"rate_limit_per_minute": 10**6})})
+    api = settings.api.model_copy(update={"rate_limit_per_minute": 10**6, "stats_ttl_s": 0.0})
+    APP.state.settings = settings.model_copy(update={"api": api})
     APP.state.rate_limiter = None
-    APP.state.stats_ttl_s = 0.0
+    APP.state.stats_cache = None
     return {"X-API-Key": new_key("fuzz")}
 
 

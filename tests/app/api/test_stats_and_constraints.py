@@ -221,8 +221,8 @@ def test_startup_computes_the_default_snapshots(settings, migrated_pg) -> None:
 
     batch_id = make_batch(migrated_pg)
     add_sample(migrated_pg, batch_id, add_program(migrated_pg, batch_id, 0), 0)
-    app = create_app(settings)
-    app.state.stats_ttl_s = 3600.0  # a busy machine must not age the warm snapshots out meanwhile
+    # a busy machine must not age the warm snapshots out meanwhile
+    app = create_app(settings.model_copy(update={"api": settings.api.model_copy(update={"stats_ttl_s": 3600.0})}))
     with TestClient(app) as client:  # runs the lifespan
         cache = app.state.stats_cache
         deadline = time.monotonic() + 60

@@ -74,3 +74,16 @@ def test_invalid_values_name_the_variable(monkeypatch: pytest.MonkeyPatch, varia
     with pytest.raises(SettingsError) as info:
         get_settings()
     assert variable in str(info.value)
+
+
+def test_the_stats_cache_lifetime_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.api.stats import _cache_of
+    from app.main import create_app
+
+    monkeypatch.setenv("EXECSYNTH_API__STATS_TTL_S", "0")
+    assert _cache_of(create_app(get_settings())).ttl_s == 0.0
+    monkeypatch.setenv("EXECSYNTH_API__STATS_TTL_S", "-1")
+    get_settings.cache_clear()
+    with pytest.raises(SettingsError) as raised:
+        get_settings()
+    assert "EXECSYNTH_API__STATS_TTL_S" in str(raised.value)

@@ -11,23 +11,11 @@ anything but the target (C1 allows no other call).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from workers.pipeline.builtin.idiom_use import Use, _u
+from workers.pipeline.builtin.idiom_uses_mutating import MUTATING_USES
+from workers.pipeline.builtin.idiom_uses_values import VALUE_USES
 
-
-@dataclass(frozen=True)
-class Use:
-    text: str
-    rtype: str  # int | float | str | list | dict | bool | tuple
-    kinds: tuple[str, ...]  # data kinds of {xs}: ints | words | prices | text
-    calls: bool = True
-    names: tuple[str, ...] = ()  # task names for the entry function
-
-
-def _u(text: str, rtype: str, kinds: str, calls: bool = True, names: str = "") -> Use:
-    return Use(text, rtype, tuple(kinds.split()), calls, tuple(names.split()))
-
-
-USES: dict[tuple[str, str], tuple[Use, ...]] = {
+_CORE: dict[tuple[str, str], tuple[Use, ...]] = {
     ("enumerate", "enumerate"): (
         _u("[pos for rank, (pos, v) in enumerate(sorted(enumerate({xs}), key=lambda p: p[1])) if rank < {k}]",
            "list", "ints words", names="lowest_positions rank_items"),
@@ -430,3 +418,6 @@ USES: dict[tuple[str, str], tuple[Use, ...]] = {
            names="pad_fields format_code"),
     ),
 }
+
+# the uses of the entries added later, each family in a module of its own
+USES: dict[tuple[str, str], tuple[Use, ...]] = {**_CORE, **VALUE_USES, **MUTATING_USES}

@@ -18,6 +18,7 @@ from typing import Any
 
 from workers.pipeline.builtin.context import Ctx, p
 from workers.pipeline.builtin.piece import Form, Piece
+from workers.pipeline.naturalness.static import decided
 
 ELEMENT = {"str": "str", "list": "int", "tuple": "int", "set": "int", "flist": "float",
            "list_str": "str", "tuple_str": "str"}
@@ -86,6 +87,7 @@ class Flow:
         self.limit: str | None = None
         self.walked_words: set[str] = set()
         self.guards: list[str] = []  # the tests of the if-arms being written
+        self.facts: list[tuple[str, bool]] = []  # tests known true or false where the next test goes
         self.limit_value = 0
         self.nested = True
 
@@ -251,7 +253,7 @@ class Flow:
         for template, test in options:
             limit = self.threshold() if "{limit}" in template else ""
             text = template.format(x=var.name, limit=limit)
-            if text in taken:
+            if text in taken or decided(text, self.facts) is not None:
                 continue
             fallback = fallback or (text, None, test)
             truths = {_safe(test, v, self.limit_value) for v in left}
@@ -271,12 +273,10 @@ class Flow:
             n = max(1, size + g.choice((-1, 0, 1)))
             limit = self.threshold() if "{limit}" in template else ""
             text = template.format(x=x, n=n, limit=limit)
-            quantity = text.split(" ")[0]
-            if text not in taken and not any(t.split(" ")[0] == quantity for t in taken):
+            if text not in taken and decided(text, self.facts) is None:
                 return text, _safe(test, value, self.limit_value, n), None
-        if group == "num":
-            return f"{x} > {g.int_(10, 30)}", None, None
-        return f"len({x}) > {g.int_(6, 9)}", None, None
+        fallback = f"{x} > {g.int_(10, 30)}" if group == "num" else f"len({x}) > {g.int_(6, 9)}"
+        return fallback, None, None  # decided by the tests around it, the draw fails the static rules
 
     def iterate(self) -> tuple[str, list[Var], list[str]]:
         """(for-header iterable, element vars, lines that open the body)."""
@@ -432,8 +432,10 @@ class Flow:
         """The deeper levels go in the arm the teacher's input takes when that is known
         (so the level's deepest block runs for at least that input), else in a random arm."""
         g = self.g
+        outer = self.facts
         arms = [self.condition(self.guards)]
         if chained:
+            self.facts = outer + [(arms[0][0], False)]
             arms.append(self.condition(self.guards + [arms[0][0]], (arms[0][2],)))
         var = self.newest_element()
         # an else under a test of the whole input needs one more input to run: only at the top
@@ -451,12 +453,14 @@ class Flow:
             self.line(f"{'if' if b == 0 else 'elif'} {cond}:")
             self.indent += 1
             self.guards.append(cond)
+            self.facts = outer + [(c, False) for c, _, _ in arms[:b]] + [(cond, True)]
             if b == deep:
                 self.level_body(rest, [])
             else:
                 self.simple(var, alternative=b % 2 == 1)
             self.guards.pop()
             self.indent -= 1
+        self.facts = outer + [(c, False) for c, _, _ in arms]
         if with_else:
             self.line("else:")
             self.indent += 1
@@ -465,6 +469,7 @@ class Flow:
             else:
                 self.simple(var, alternative=True)
             self.indent -= 1
+        self.facts = outer
 
     def simple(self, var: Var | None, alternative: bool) -> None:
         if var is not None:

@@ -10,6 +10,7 @@ Reasons: `dead_store` (a value bound and never read), `self_application` (`a.upd
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 
 STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
@@ -176,12 +177,124 @@ def _negation(a: ast.expr, b: ast.expr) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Fact:
+    test: ast.expr
+    holds: bool  # the test is true (an arm it guards) or false (a later arm, the else)
+
+
+_FLIP = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
+
+
+def _bound(test: ast.expr) -> tuple[str, type, float] | None:
+    """`expr op bound` as (key, op, number): a number bound as itself, any other bound as 0
+    with its text in the key (so `x > limit` and `limit > x` are compared, `x > 3` and
+    `x > limit` are not); a number on the left is turned round."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _FLIP):
+        return None
+    left, op, right = test.left, type(test.ops[0]), test.comparators[0]
+    mirror = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+    if _number(left) is not None:
+        left, right, op = right, left, mirror[op]
+    if _number(left) is not None:
+        return None
+    value = _number(right)
+    if value is None:
+        a, b = ast.dump(left), ast.dump(right)
+        if a > b:  # one order for a pair of values
+            a, b, op = b, a, mirror[op]
+        return f"{a} ? {b}", op, 0.0
+    return ast.dump(left), op, value
+
+
+def _number(node: ast.expr) -> float | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return float(node.value)
+    return None
+
+
+def _decided(test: ast.expr, facts: list[_Fact]) -> bool | None:
+    """True / False when the enclosing facts decide `test`, else None: the same test (or its
+    negation) known true or false, or a bound on the same expression implied by known bounds
+    on it (under `x > 27`, `x > 25` is always true and `x < 20` always false)."""
+    for fact in facts:
+        if _same(fact.test, test):
+            return fact.holds
+        if _negation(fact.test, test):
+            return not fact.holds
+    bound = _bound(test)
+    if bound is None:
+        return None
+    key, op, value = bound
+    lo, lo_open, hi, hi_open = float("-inf"), True, float("inf"), True
+    for fact in facts:
+        known = _bound(fact.test)
+        if known is None or known[0] != key:
+            continue
+        fop = known[1] if fact.holds else _FLIP[known[1]]
+        c = known[2]
+        if fop in (ast.Gt, ast.GtE, ast.Eq) and (c > lo or (c == lo and fop is ast.Gt)):
+            lo, lo_open = c, fop is ast.Gt
+        if fop in (ast.Lt, ast.LtE, ast.Eq) and (c < hi or (c == hi and fop is ast.Lt)):
+            hi, hi_open = c, fop is ast.Lt
+    above = lo > value or (lo == value and lo_open)  # every possible value is > value
+    at_least = lo >= value
+    below = hi < value or (hi == value and hi_open)
+    at_most = hi <= value
+    verdict = {ast.Gt: (above, at_most), ast.GtE: (at_least, below), ast.Lt: (below, at_least),
+               ast.LtE: (at_most, above), ast.Eq: (lo == hi == value, below or above),
+               ast.NotEq: (below or above, lo == hi == value)}[op]
+    if verdict[0]:
+        return True
+    if verdict[1]:
+        return False
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _test_of(text: str) -> ast.expr:
+    return ast.parse(text, mode="eval").body
+
+
+def decided(test: str, facts: list[tuple[str, bool]]) -> bool | None:
+    """Whether tests known true or false (`facts`) decide `test` (texts of expressions):
+    what `conditions` would report; for generators choosing a test that can go both ways."""
+    return _decided(_test_of(test), [_Fact(_test_of(t), holds) for t, holds in facts])
+
+
+def _touched(stmts: list[ast.stmt]) -> set[str]:
+    """Names a block may change: assigned, deleted, loop targets, receivers of a method call
+    or of an item assignment (a fact about them no longer holds inside it)."""
+    names: set[str] = set()
+    for node in (n for stmt in stmts for n in ast.walk(stmt)):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            names |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            names |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    return names
+
+
+def _still(facts: list[_Fact], stmts: list[ast.stmt]) -> list[_Fact]:
+    touched = _touched(stmts)
+    return [f for f in facts if not any(isinstance(n, ast.Name) and n.id in touched for n in ast.walk(f.test))]
+
+
 def conditions(tree: ast.AST) -> list[Finding]:
-    """Constant tests; a test repeated in its own chain or inside an arm it guards; an
-    elif that is the negation of an earlier test (the rest of the chain cannot run)."""
+    """Constant tests, and tests the tests around them decide: the same test (or its
+    negation) known true or false where it stands (inside an arm it guards, in an elif or
+    else after it), or a bound implied by the bounds on the same value (`if x > 25:` inside
+    `if x > 27:`). Decided true with no arm after it, the test is a duplicate; decided false,
+    or true with arms after it that then never run, contradictory. Facts about a name are
+    dropped in a block that may change it."""
     found: list[Finding] = []
 
-    def visit(stmts: list[ast.stmt], guards: list[ast.expr]) -> None:
+    def visit(stmts: list[ast.stmt], facts: list[_Fact]) -> None:
+        facts = _still(facts, stmts)
         for stmt in stmts:
             if isinstance(stmt, ast.If):
                 chain, node = [], stmt
@@ -191,26 +304,32 @@ def conditions(tree: ast.AST) -> list[Finding]:
                         node = node.orelse[0]
                         continue
                     break
-                tests: list[ast.expr] = []
-                for link in chain:
+                known = list(facts)
+                for k, link in enumerate(chain):
                     t = link.test
+                    more_arms = k < len(chain) - 1 or bool(link.orelse)
                     if _constant(t):
                         found.append(Finding("constant_condition", link.lineno, ast.unparse(t)))
-                    if any(_same(t, g) for g in tests + guards):
-                        found.append(Finding("duplicate_condition", link.lineno, ast.unparse(t)))
-                    if any(_negation(g, t) for g in tests):
-                        found.append(Finding("contradictory_condition", link.lineno, ast.unparse(t)))
-                    visit(link.body, guards + [t])
-                    tests.append(t)
-                visit(chain[-1].orelse, guards)
+                    else:
+                        decided = _decided(t, known)
+                        if decided is True and not more_arms:  # redundant
+                            found.append(Finding("duplicate_condition", link.lineno,
+                                                 f"{ast.unparse(t)} (always true here)"))
+                        elif decided is not None:  # an arm that cannot run
+                            found.append(Finding("contradictory_condition", link.lineno, ast.unparse(t)
+                                                 + (" (always true here: the arms after it never run)"
+                                                    if decided else " (never true here)")))
+                    visit(link.body, known + [_Fact(t, True)])
+                    known.append(_Fact(t, False))
+                visit(chain[-1].orelse, known)
             elif isinstance(stmt, ast.While):
                 if _constant(stmt.test) and not (isinstance(stmt.test, ast.Constant)
                                                  and stmt.test.value is True):
                     found.append(Finding("constant_condition", stmt.lineno, ast.unparse(stmt.test)))
-                visit(stmt.body, guards)
+                visit(stmt.body, facts)
             elif isinstance(stmt, (ast.For, ast.With, ast.Try, ast.FunctionDef)):
                 for body in (stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])):
-                    visit(body, guards)
+                    visit(body, facts if not isinstance(stmt, ast.FunctionDef) else [])
 
     visit(tree.body if isinstance(tree, ast.Module) else [], [])
     return found

@@ -66,3 +66,47 @@ def test_loop_facts_count_constant_bounds_and_unused_variables() -> None:
 def test_skipping_an_unknown_check_is_a_clear_error() -> None:
     with pytest.raises(UnknownCheck, match="dead_stores"):
         static_reasons(NATURAL, skip=["dead_stores"])
+
+
+@pytest.mark.parametrize("reason, code", [
+    # a bound implied by the bound around it: the else arm can never run
+    ("contradictory_condition", "def f(w):\n    if w > 27:\n        if w > 25:\n            return 1\n        else:\n"
+                                "            return 2\n    return 0\n"),
+    # under w > 27, w < 20 never holds
+    ("contradictory_condition", "def f(w):\n    if w > 27:\n        if w < 20:\n            return 1\n    return 0\n"),
+    # an elif bound decided by the failed test before it (w <= 5 there)
+    ("contradictory_condition", "def f(w):\n    if w > 5:\n        return 1\n    elif w > 9:\n        return 2\n    return 0\n"),
+    # the same test again inside the else of its own chain: never true there
+    ("contradictory_condition", "def f(m):\n    if m[:1] in 'aeiou':\n        return 1\n    else:\n"
+                                "        if m[:1] in 'aeiou':\n            return 2\n    return 0\n"),
+    # implied true with no arm after it: redundant
+    ("duplicate_condition", "def f(n):\n    if n >= 10:\n        if n > 3:\n            return n\n    return 0\n"),
+    ("duplicate_condition", "def f(n):\n    if 10 <= n:\n        if n != 2:\n            return n\n    return 0\n"),
+])
+def test_tests_decided_by_the_tests_around_them(reason: str, code: str) -> None:
+    assert static_reasons(code) == [reason], static_findings(code)
+
+
+@pytest.mark.parametrize("code", [
+    # the value changes between the tests: nothing is decided
+    "def f(w):\n    if w > 27:\n        w -= 10\n        if w > 25:\n            return 1\n        return 2\n    return 0\n",
+    "def f(xs):\n    if len(xs) > 3:\n        xs.pop()\n        if len(xs) > 3:\n            return 1\n    return 0\n",
+    "def f(w, k):\n    while w > 0:\n        if w > 5:\n            w -= k\n        elif w > 2:\n            w -= 1\n        else:\n"
+    "            return w\n    return -1\n",
+    # bounds that leave both arms open
+    "def f(w):\n    if w > 5:\n        if w > 9:\n            return 1\n        return 2\n    elif w > 1:\n        return 3\n    return 0\n",
+    "def f(a, b):\n    if a > 5:\n        if b > 5:\n            return 1\n    return 0\n",
+])
+def test_tests_the_tests_around_them_leave_open_are_not_findings(code: str) -> None:
+    assert static_findings(code) == []
+
+
+def test_bounds_on_the_same_named_value_are_compared() -> None:
+    from workers.pipeline.naturalness.static import decided
+
+    assert decided("x < limit", [("x > limit", True)]) is False
+    assert decided("x >= limit", [("x > limit", True)]) is True
+    assert decided("limit < x", [("x > limit", True)]) is True  # turned round
+    assert decided("x > 3", [("x > limit", True)]) is None
+    assert decided("x == limit", [("x > limit", False), ("x < limit", False)]) is True
+    assert decided("x % 2 == 0", [("x > limit", True)]) is None

@@ -71,7 +71,12 @@ def new_value(example: Any, rng: random.Random, bounds: SizeBounds, depth: int =
     if depth >= bounds.max_depth:
         return example
     if isinstance(example, tuple):
-        # tuples are records more often than sequences: keep the arity and per-position types
+        # tuples are records more often than sequences: keep the arity and per-position types;
+        # one of three or more items of one type may be a sequence too (its length, what
+        # len() and slices of it give, then varies half the time)
+        if len(example) >= 3 and len({type(item) for item in example}) == 1 and rng.random() < 0.5:
+            return tuple(new_value(rng.choice(example), rng, bounds, depth + 1)
+                         for _ in range(_length(len(example), rng, bounds)))
         return tuple(new_value(item, rng, bounds, depth + 1) for item in example)
     if isinstance(example, list):
         if not example:

@@ -36,6 +36,8 @@ def _element_types_within(new, old) -> bool:
             any(_element_types_within(k, ok) and _element_types_within(v, ov) for ok, ov in old.items()) for k, v in new.items()
         )
     if isinstance(old, tuple):
+        if len(old) >= 3 and len({type(v) for v in old}) == 1:  # may be a sequence: any length
+            return type(new) is tuple and all(_element_types_within(v, old[0]) for v in new)
         return type(new) is tuple and len(new) == len(old) and all(_element_types_within(a, b) for a, b in zip(new, old))
     return type(new) is type(old)
 
@@ -45,6 +47,7 @@ EXAMPLES = [
     "'hello world', 2",
     "{'a': 1, 'b': 2}, 'a'",
     "(1, 'x', 2.5), [True, False]",
+    "(4, 8, 15, 16), 'k'",
     "{1, 2, 3}, {2, 3, 4}",
     "[[1, 2], [3]], 0",
     "'a,b,c', ','",
@@ -65,6 +68,14 @@ def test_synthesized_inputs_are_distinct_literals_of_the_same_types(args: str) -
         assert len(values) == len(original)
         for new, old in zip(values, original):
             assert _element_types_within(new, old), (cand.args, args)
+
+
+def test_record_tuples_keep_their_arity_and_tuples_of_one_type_also_vary_in_length() -> None:
+    records = {len(parse_literal_args(c.args)[0]) for c in synthesize_inputs("(1, 'x', 2.5)", count=12, seed=3)}
+    pairs = {len(parse_literal_args(c.args)[0]) for c in synthesize_inputs("(3, 4)", count=12, seed=3)}
+    sequences = [len(parse_literal_args(c.args)[0]) for c in synthesize_inputs("(4, 8, 15, 16)", count=12, seed=3)]
+    assert records == {3} and pairs == {2}
+    assert 4 in sequences and len(set(sequences)) >= 3  # len() of such an input is not a constant
 
 
 def test_synthesis_is_deterministic_in_the_seed() -> None:

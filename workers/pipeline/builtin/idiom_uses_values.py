@@ -37,6 +37,7 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("[{w}[j:j + {k}] for j in range(0, len({w}), {k})][1:-1]", "list", "text",
            names="inner_chunks split_blocks"),
         _u("{w}[{k}:{k} + len({w}[{k}:-{k}]) // 2]", "str", "text", names="middle_half trim_text"),
+        _u("[w[1:-1] for w in {xs}][1:-1]", "list", "words", calls=False, names="inner_letters trim_words"),
     ),
     ("str", "[i:]"): (
         _u("{w}[{w}[{k}:].find({s}) + {k}:]", "str", "text", names="from_mark tail_text"),
@@ -45,6 +46,14 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("str", "[:j]"): (
         _u("[w[:{k}] for w in {xs}][:{k}]", "list", "words", calls=False, names="short_labels abbreviate"),
         _u("{w}[:{w}[:-1].rfind(' ')]", "str", "text", names="drop_last_word head_text"),
+    ),
+    ("str", "index"): (
+        _u("({w} + '  ').index(' ', ({w} + '  ').index(' ') + 1)", "int", "text", calls=False,
+           names="second_gap end_of_two_words"),
+    ),
+    ("str", "rindex"): (
+        _u("('  ' + {w}).rindex(' ', 0, ('  ' + {w}).rindex(' '))", "int", "text", calls=False,
+           names="second_last_gap start_of_last_two"),
     ),
     ("str", "count"): (
         _u("max({w}.split(), key=lambda word: word.count({s})).count({s})", "int", "text",
@@ -75,6 +84,18 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            names="build_slug squeeze_text"),
     ),
     # --- tuple -----------------------------------------------------------------------
+    ("tuple", "[i:j]"): (
+        _u("tuple(tuple({xs}[j:j + {k}]) for j in range(0, len({xs}), {k}))[1:-1]", "tuple", "ints",
+           names="inner_chunks split_batches"),
+    ),
+    ("tuple", "[i:]"): (
+        _u("tuple(sum({xs}[j:]) for j in range(len({xs})))[{k}:]", "tuple", "ints prices",
+           names="suffix_totals remaining_totals"),
+    ),
+    ("tuple", "[:j]"): (
+        _u("tuple(sum({xs}[:j]) for j in range(1, len({xs}) + 1))[:{k}]", "tuple", "ints prices",
+           names="first_running_totals prefix_sums"),
+    ),
     ("tuple", "not in"): (
         _u("{x} not in tuple(v for v in {xs} if v not in {xs}[:{k}])", "bool", "ints",
            names="only_early check_dims"),
@@ -89,6 +110,8 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("tuple", "index"): (
         _u("tuple({xs}).index(max(tuple({xs})[tuple({xs}).index(min({xs})):]))", "int", "ints",
            names="peak_after_low best_sell_day"),
+        _u("tuple({xs}).index(min(tuple({xs})[tuple({xs}).index(max({xs})):]))", "int", "ints",
+           names="low_after_peak worst_drop_day"),
     ),
     # --- float -----------------------------------------------------------------------
     ("float", "%"): (
@@ -103,6 +126,11 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("list", "[i:j]"): (
         _u("[{xs}[j:j + {k}] for j in range(0, len({xs}), {k})][1:-1]", "list", "ints words",
            names="inner_chunks split_batches"),
+        _u("[w[1:-1] for w in {xs}][1:-1]", "list", "words", calls=False, names="inner_letters trim_words"),
+    ),
+    ("list", "[i:]"): (
+        _u("[sum({xs}[j:]) for j in range(len({xs}))][{k}:]", "list", "ints prices",
+           names="suffix_totals remaining_totals"),
     ),
     ("list", "[:j]"): (
         _u("[sum({xs}[:j]) for j in range(1, len({xs}) + 1)][:{k}]", "list", "ints prices",
@@ -131,6 +159,7 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("list", "index"): (
         _u("{xs}.index(max({xs}[{xs}.index(min({xs})):]))", "int", "ints",
            names="peak_after_low best_sell_day"),
+        _u("{xs}.index(min({xs}[{xs}.index(max({xs})):]))", "int", "ints", names="low_after_peak worst_drop_day"),
     ),
     ("list", "reversed()"): (
         _u("[*reversed([v for v in reversed({xs}) if v > {n}][:{k}])]", "list", "ints", calls=False,

@@ -177,8 +177,8 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("dict", "|"): (
         _u("{{w: 0 for w in {ys}}} | {{w: len(w) for w in {xs}}} | {{{x}: -1}}", "dict", "words",
            names="merge_defaults build_index"),
-        _u("{{v % {k}: v for v in {xs}}} | {{v % {k}: -v for v in {xs} if v > {n}}} | {{0: {x}}}", "dict",
-           "ints", calls=False, names="merge_slots override_totals"),
+        _u("{{'low': min({xs}), 'high': max({xs})}} | {{'first': {xs}[0], 'last': {xs}[-1]}} | {{'limit': {n}}}",
+           "dict", "ints prices", names="summary_record describe_readings"),
     ),
     ("dict", "get"): (
         _u("{{w[0]: w for w in {xs}}}.get({x}[:1], {{w[-1]: w for w in {xs}}}.get({x}[-1:], {x}))", "str",
@@ -189,5 +189,22 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("dict", "items"): (
         _u("sorted({{n: w for w, n in {{w: len(w) for w in {xs}}}.items()}}.items())", "list", "words",
            names="one_word_per_length group_sizes"),
+    ),
+    # --- set -------------------------------------------------------------------------
+    ("set", "<="): (
+        _u("{{v for v in {xs} if v <= {n}}} <= {{v for v in {xs} if v % 2 == 0}}", "bool", "ints", calls=False,
+           names="small_all_even check_groups"),
+    ),
+    ("set", "<"): (
+        _u("{{v for v in {xs} if v < {n}}} < {{v for v in {xs} if v % 2 == 0}}", "bool", "ints", calls=False,
+           names="small_inside_even check_groups"),
+    ),
+    ("set", ">="): (
+        _u("{{v for v in {xs} if v % 2 == 0}} >= {{v for v in {xs} if v >= {n}}}", "bool", "ints", calls=False,
+           names="even_cover_large check_groups"),
+    ),
+    ("set", ">"): (
+        _u("{{v for v in {xs} if v % 2 == 0}} > {{v for v in {xs} if v > {n}}}", "bool", "ints", calls=False,
+           names="even_beyond_large check_groups"),
     ),
 }

@@ -74,10 +74,18 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("str", "isalpha"): (
         _u("{w}[:sum(ch.isalpha() for ch in {w})].isalpha()", "bool", "text",
            names="letters_first check_word"),
+        _u("(''.join({w}.split()) if not {w}.isalpha() else {w}).isalpha()", "bool", "text",
+           names="letters_once_joined check_word"),
     ),
     ("str", "isalnum"): (
         _u("{w}[:sum(ch.isalnum() for ch in {w})].isalnum()", "bool", "text",
            names="letters_first check_word"),
+        _u("(''.join({w}.split()) if not {w}.isalnum() else {w}).isalnum()", "bool", "text",
+           names="plain_once_joined check_word"),
+    ),
+    ("str", "isidentifier"): (
+        _u("('_'.join({w}.split()) if not {w}.isidentifier() else {w}).isidentifier()", "bool", "text",
+           names="usable_as_name check_key"),
     ),
     ("str", "translate"): (
         _u("{w}.translate(str.maketrans('', '', 'aeiou')).translate(str.maketrans(' ,', '_-'))", "str", "text",
@@ -95,6 +103,10 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("tuple", "[:j]"): (
         _u("tuple(sum({xs}[:j]) for j in range(1, len({xs}) + 1))[:{k}]", "tuple", "ints prices",
            names="first_running_totals prefix_sums"),
+    ),
+    ("tuple", "=="): (
+        _u("tuple(v for v in {xs} if v % 2 == 0) == tuple(sorted(v for v in {xs} if v % 2 == 0))", "bool",
+           "ints", names="evens_in_order check_order"),
     ),
     ("tuple", "not in"): (
         _u("{x} not in tuple(v for v in {xs} if v not in {xs}[:{k}])", "bool", "ints",

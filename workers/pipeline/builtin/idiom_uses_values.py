@@ -4,7 +4,17 @@
 Each nests the target the way the task needs it twice: a membership test against a
 collection built by another membership test, a fallback lookup whose default is a second
 lookup, a count of the most frequent value, a chained comparison over neighbours, a slice
-of a list of slices. Entries with no such use in ordinary code are left to the generic forms.
+of a list of slices. Entries with no such use in ordinary code are left to the generic forms:
+- the copies ([:] of str, list and tuple; list, dict and set copy; float conjugate) nest
+  only as a copy of a copy, which the static rules call a trick;
+- the str predicates on case, digits, spaces and printability (isupper, istitle, islower,
+  isdigit, isdecimal, isnumeric, isspace, isascii, isprintable) read the data's lowercase
+  letters, spaces and commas the same way on every input;
+- splitlines and expandtabs need newlines and tabs the data never has; encode,
+  format_map, maketrans and float bool(), as_integer_ratio nest only inside themselves;
+- dict ==, !=, keys, values, fromkeys and set ==, !=, isdisjoint, issubset, issuperset
+  nest only as one collection built from another (`d.keys()` over a dict made from
+  `e.keys()`), or compare collections that are equal or disjoint on nearly every input.
 """
 
 from __future__ import annotations
@@ -133,6 +143,10 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("[p for p in {xs} if {lo} != p != {x}]", "list", "prices", calls=False,
            names="other_prices drop_marks"),
         _u("[p for p in {xs} if round(p) != p != {x}]", "list", "prices", names="uneven_prices drop_marks"),
+    ),
+    ("float", "is_integer"): (
+        _u("(sum(p for p in {xs} if p.is_integer()) / {k}).is_integer()", "bool", "prices",
+           names="whole_split_evenly check_shares"),
     ),
     # --- list ------------------------------------------------------------------------
     ("list", "[i:j]"): (

@@ -14,7 +14,10 @@ of a list of slices. Entries with no such use in ordinary code are left to the g
   format_map, maketrans and float bool(), as_integer_ratio nest only inside themselves;
 - dict ==, !=, keys, values, fromkeys and set ==, !=, isdisjoint, issubset, issuperset
   nest only as one collection built from another (`d.keys()` over a dict made from
-  `e.keys()`), or compare collections that are equal or disjoint on nearly every input.
+  `e.keys()`), or compare collections that are equal or disjoint on nearly every input;
+- tuple == (are the even readings in order) and set < (the small readings a proper part of
+  the even ones) had uses, taken out again: in the C4-C6 layouts their programs ran past
+  80 traced lines often enough to lift the batch's p90 (80 -> 82 on seed 12).
 """
 
 from __future__ import annotations
@@ -113,10 +116,6 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("tuple", "[:j]"): (
         _u("tuple(sum({xs}[:j]) for j in range(1, len({xs}) + 1))[:{k}]", "tuple", "ints prices",
            names="first_running_totals prefix_sums"),
-    ),
-    ("tuple", "=="): (
-        _u("tuple(v for v in {xs} if v % 2 == 0) == tuple(sorted(v for v in {xs} if v % 2 == 0))", "bool",
-           "ints", names="evens_in_order check_order"),
     ),
     ("tuple", "not in"): (
         _u("{x} not in tuple(v for v in {xs} if v not in {xs}[:{k}])", "bool", "ints",
@@ -220,10 +219,6 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("set", "<="): (
         _u("{{v for v in {xs} if v <= {n}}} <= {{v for v in {xs} if v % 2 == 0}}", "bool", "ints", calls=False,
            names="small_all_even check_groups"),
-    ),
-    ("set", "<"): (
-        _u("{{v for v in {xs} if v < {n}}} < {{v for v in {xs} if v % 2 == 0}}", "bool", "ints", calls=False,
-           names="small_inside_even check_groups"),
     ),
     ("set", ">="): (
         _u("{{v for v in {xs} if v % 2 == 0}} >= {{v for v in {xs} if v >= {n}}}", "bool", "ints", calls=False,

@@ -54,7 +54,8 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
     ("str", "[i:]"): (
         _u("{w}[{w}[{k}:].find({s}) + {k}:]", "str", "text", names="from_mark tail_text"),
-        _u("' '.join(word[1:] for word in {w}.split())[{k}:]", "str", "text", names="drop_initials tail_text"),
+        _u("[word[1:] for word in {w}.split()][1:]", "list", "text", names="later_word_tails tail_words"),
+        _u("[w[1:] for w in {xs}][1:]", "list", "words", calls=False, names="later_word_tails tail_words"),
     ),
     ("str", "[:j]"): (
         _u("[w[:{k}] for w in {xs}][:{k}]", "list", "words", calls=False, names="short_labels abbreviate"),
@@ -194,8 +195,8 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
     # --- dict ------------------------------------------------------------------------
     ("dict", "not in"): (
-        _u("{x} not in {{w: len(w) for w in {xs} if w[:1] not in 'aeiou'}}", "bool", "words",
-           names="not_listed check_stock"),
+        _u("{x}[0] not in {{w[0]: w for w in {xs} if w[-1] not in 'aeiou'}}", "bool", "words", calls=False,
+           names="no_such_initial check_stock"),
         _u("{s} not in {{word[0]: word for word in {w}.split() if word[-1] not in 'aeiou'}}", "bool", "text",
            names="no_such_initial check_stock"),
     ),

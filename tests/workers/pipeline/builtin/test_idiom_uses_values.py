@@ -63,14 +63,31 @@ def test_each_entry_writes_working_programs_at_c1_c3_c6(key: tuple[str, str],
         assert _good_draw(key, level) is not None, (key, level)
 
 
+NAMES = {"xs": "xs", "ys": "ys", "w": "w", "x": "x", "i": "i", "n": "n", "k": "3", "s": "'a'",
+         "r": "1.5", "f": "2.5", "lo": "1.0"}
+
+
 def test_every_use_reads_its_data_and_nests_the_target() -> None:
     for key, uses in VALUE_USES.items():
         assert CATALOG.get(*key) is not None
         assert 1 <= len(uses) <= 4, key
+        cell = Constraint(key[0], key[1], "C2", LEVELS["C2"])
         for use in uses:
             assert "{xs}" in use.text or "{w}" in use.text, use.text  # a depth-0 pipeline feeds it
             assert use.names and set(use.kinds) <= {"ints", "words", "prices", "text"}, use.text
             assert "{w}" not in use.text or use.kinds == ("text",), use.text
+            code = f"def f(xs, ys, w, x, i, n):\n    return {use.text.format(**NAMES)}\n"
+            measured = measure_structure(code, "f", cell)
+            assert measured.nested_calls and not static_findings(code), use.text
+            assert measured.other_methods == use.calls, use.text  # calls=False: the target alone
+
+
+def test_the_same_seed_gives_the_same_value_draws() -> None:
+    entry = CATALOG.get("dict", "get")
+    knobs = with_blueprint(LEVELS["C5"], random.Random(4))
+    first = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(10)]
+    again = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(10)]
+    assert first == again and len({d for d in first if d is not None}) >= 8
 
 
 def _value(key: tuple[str, str], index: int, **values: str) -> object:

@@ -119,20 +119,20 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            names="first_running_totals prefix_sums"),
     ),
     ("tuple", "not in"): (
-        _u("{x} not in tuple(v for v in {xs} if v not in {xs}[:{k}])", "bool", "ints",
+        _u("{x} not in tuple(v for v in {xs} if v not in {xs}[:{k}])", "bool", "ints words",
            names="only_early check_dims"),
     ),
     ("tuple", "*"): (
         _u("(0,) * ({k} * len({xs}))", "tuple", "ints", names="blank_record make_buffer"),
     ),
     ("tuple", "count"): (
-        _u("tuple({xs}).count(max({xs}, key=lambda v: tuple({xs}).count(v)))", "int", "ints",
+        _u("tuple({xs}).count(max({xs}, key=lambda v: tuple({xs}).count(v)))", "int", "ints words",
            names="mode_count most_common"),
     ),
     ("tuple", "index"): (
-        _u("tuple({xs}).index(max(tuple({xs})[tuple({xs}).index(min({xs})):]))", "int", "ints",
+        _u("tuple({xs}).index(max(tuple({xs})[tuple({xs}).index(min({xs})):]))", "int", "ints prices",
            names="peak_after_low best_sell_day"),
-        _u("tuple({xs}).index(min(tuple({xs})[tuple({xs}).index(max({xs})):]))", "int", "ints",
+        _u("tuple({xs}).index(min(tuple({xs})[tuple({xs}).index(max({xs})):]))", "int", "ints prices",
            names="low_after_peak worst_drop_day"),
     ),
     # --- float -----------------------------------------------------------------------
@@ -183,9 +183,9 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            names="mode_count most_common"),
     ),
     ("list", "index"): (
-        _u("{xs}.index(max({xs}[{xs}.index(min({xs})):]))", "int", "ints",
+        _u("{xs}.index(max({xs}[{xs}.index(min({xs})):]))", "int", "ints prices",
            names="peak_after_low best_sell_day"),
-        _u("{xs}.index(min({xs}[{xs}.index(max({xs})):]))", "int", "ints", names="low_after_peak worst_drop_day"),
+        _u("{xs}.index(min({xs}[{xs}.index(max({xs})):]))", "int", "ints prices", names="low_after_peak worst_drop_day"),
     ),
     ("list", "reversed()"): (
         _u("[*reversed([v for v in reversed({xs}) if v > {n}][:{k}])]", "list", "ints", calls=False,

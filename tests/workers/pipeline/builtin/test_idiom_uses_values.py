@@ -1,0 +1,118 @@
+"""The value uses of the idiom library: every entry writes programs with the structure of
+C1 (when it has a call-free use), C3 and C6 that pass the static rules, run on their own
+call and tell type-directed inputs apart; and a few uses compute what their names say."""
+
+from __future__ import annotations
+
+import ast
+import random
+
+import pytest
+
+import workers.pipeline.builtin.idioms as idioms
+from workers.pipeline.builtin.idiom_uses_values import VALUE_USES
+from workers.pipeline.constraints import LEVELS, load_catalog
+from workers.pipeline.constraints.levels import with_blueprint
+from workers.pipeline.input_synthesis import synthesize_inputs
+from workers.pipeline.naturalness.static import static_findings
+from workers.pipeline.records import Constraint
+from workers.pipeline.static_check import measure_structure
+
+CATALOG = load_catalog()
+TRIES = 60
+
+
+def _outputs(code: str, entry: str, args: str, seed: int) -> list[str]:
+    """repr of the entry's result on its own call and on six type-directed inputs."""
+    space: dict = {}
+    exec(compile(code, "<use>", "exec"), space)  # noqa: S102 - the generator's own program
+    calls = [args] + [c.args for c in synthesize_inputs(args, 6, seed=seed)]
+    out = []
+    for i, call in enumerate(calls):
+        try:
+            out.append(repr(space[entry](*ast.literal_eval(f"({call},)"))))
+        except Exception as exc:  # noqa: BLE001 - only the program's own call must not raise
+            assert i > 0, (code, args, exc)
+            out.append(type(exc).__name__)
+    return out
+
+
+def _good_draw(key: tuple[str, str], level: str) -> str | None:
+    """The first draw at `level` that has the structure, passes the static rules and gives
+    two outputs at least (None when TRIES draws find none)."""
+    entry = CATALOG.get(*key)
+    for i in range(TRIES):
+        cell = Constraint(key[0], key[1], level, with_blueprint(LEVELS[level], random.Random(f"v:{i}")))
+        made = idioms.build_idiom(entry, cell.knobs, random.Random(f"values:{key}:{level}:{i}"), ("task",))
+        if made is None:
+            continue
+        code, name, args = made
+        if not measure_structure(code, name, cell).matches or static_findings(code):
+            continue
+        if len(set(_outputs(code, name, args, seed=i))) >= 2:
+            return code
+    return None
+
+
+@pytest.mark.parametrize("key", list(VALUE_USES), ids=lambda k: f"{k[0]}.{k[1]}")
+def test_each_entry_writes_working_programs_at_c1_c3_c6(key: tuple[str, str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(idioms, "DEPTH0_SHARE", 1.0)  # depth-0 draws every time they may
+    levels = ["C3", "C6"] + (["C1"] if any(not u.calls for u in VALUE_USES[key]) else [])
+    for level in levels:
+        assert _good_draw(key, level) is not None, (key, level)
+
+
+NAMES = {"xs": "xs", "ys": "ys", "w": "w", "x": "x", "i": "i", "n": "n", "k": "3", "s": "'a'",
+         "r": "1.5", "f": "2.5", "lo": "1.0"}
+
+
+def test_every_use_reads_its_data_and_nests_the_target() -> None:
+    for key, uses in VALUE_USES.items():
+        assert CATALOG.get(*key) is not None
+        assert 1 <= len(uses) <= 4, key
+        cell = Constraint(key[0], key[1], "C2", LEVELS["C2"])
+        for use in uses:
+            assert "{xs}" in use.text or "{w}" in use.text, use.text  # a depth-0 pipeline feeds it
+            assert use.names and set(use.kinds) <= {"ints", "words", "prices", "text"}, use.text
+            assert "{w}" not in use.text or use.kinds == ("text",), use.text
+            code = f"def f(xs, ys, w, x, i, n):\n    return {use.text.format(**NAMES)}\n"
+            measured = measure_structure(code, "f", cell)
+            assert measured.nested_calls and not static_findings(code), use.text
+            assert measured.other_methods == use.calls, use.text  # calls=False: the target alone
+
+
+def test_the_same_seed_gives_the_same_value_draws() -> None:
+    entry = CATALOG.get("dict", "get")
+    knobs = with_blueprint(LEVELS["C5"], random.Random(4))
+    first = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(10)]
+    again = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(10)]
+    assert first == again and len({d for d in first if d is not None}) >= 8
+
+
+def _value(key: tuple[str, str], index: int, **values: str) -> object:
+    """One use with the given literals in its placeholders, evaluated."""
+    text = VALUE_USES[key][index].text
+    return eval(text.format(**values))  # noqa: S307 - our own template on literals
+
+
+def test_uses_compute_what_they_are_named_for() -> None:
+    # the position of the best value after the lowest one
+    assert _value(("list", "index"), 0, xs="[5, 1, 7, 3, 9, 2]") == 4
+    assert _value(("tuple", "index"), 0, xs="[9, 1, 4, 8, 2]") == 3
+    # how often the most frequent value occurs
+    assert _value(("list", "count"), 0, xs="[3, 1, 3, 2, 3, 1]") == 3
+    # a fallback lookup: by first letter, else by last letter, else the word itself
+    get = ("dict", "get")
+    assert _value(get, 0, xs="['river', 'stone']", x="'sail'") == "stone"
+    assert _value(get, 0, xs="['river', 'stone']", x="'toe'") == "stone"
+    assert _value(get, 0, xs="['river', 'stone']", x="'ax'") == "ax"
+    # values differing from both neighbours, prices other than two marks
+    assert _value(("list", "!="), 1, xs="[1, 1, 2, 3, 3]") == [2]
+    assert _value(("float", "!="), 0, xs="[1.0, 2.5, 3.0]", lo="1.0", x="3.0") == [2.5]
+    # letters first: every letter of the text comes before anything else
+    assert _value(("str", "isalpha"), 0, w="'abc, '") is True
+    assert _value(("str", "isalpha"), 0, w="'ab c'") is False
+    # a text with doubled letters
+    assert _value(("str", "=="), 0, w="'apple'") is False
+    assert _value(("str", "=="), 0, w="'river'") is True

@@ -1,7 +1,220 @@
-"""Idiom uses of the entries whose target changes its receiver (append, add, update, d[k] = v)."""
+"""Idiom uses of the entries whose target changes its receiver (append, add, update, d[k] = v).
+
+Each is a statement use (see idiom_use): the receiver is a local the program makes
+(`init`: an empty container, or a copy of the data so no parameter changes), the target
+does what it is for (collect, dedupe, count, group, trim, merge), and the result reads
+every receiver. A method that returns None, or a statement form, "nests" by being used at
+least twice, so each `stmt` / `flat` uses it twice, as the task needs it (a window and the
+sums over it, two sets compared at the end, the highest and the lowest dropped); a method
+that returns a value nests inside itself (`groups.setdefault(a, {}).setdefault(b, [])`,
+`deck.pop(deck.pop() % len(deck))`). `stmt` runs on the current element {x} in the
+deepest block of a walk; `flat` is a straight body over the data {xs} (C1/C2, and the
+deepest arm of a blueprint of tests only). Results of sets are sorted (hash order of
+strings changes between runs); at C1, where nothing else may be called, only sets of
+ints (whose order is fixed) are returned whole.
+"""
 
 from __future__ import annotations
 
-from workers.pipeline.builtin.idiom_use import Use
+from workers.pipeline.builtin.idiom_use import Use, _s
 
-MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {}
+_LETTERS = "set('abcdefghijklmnopqrstuvwxyz')"
+
+MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
+    ("list", "append"): (
+        _s("seq", "ints prices", "sums totals moving | window recent last_few",
+           "{acc} = []\n{acc2} = []", "{acc}",
+           stmt="{acc2}.append({x})\n{acc}.append(sum({acc2}[-{k}:]))", xkinds="int float digit",
+           names="moving_sums rolling_totals"),
+        _s("seq", "words text", "phrases runs | window recent",
+           "{acc} = []\n{acc2} = []", "{acc}",
+           stmt="{acc2}.append({x})\n{acc}.append('-'.join({acc2}[-{k}:]))", xkinds="word char",
+           names="sliding_phrases chain_words"),
+        _s("seq", "ints prices words", "row summary stats", "{acc} = [len({xs})]", "{acc}",
+           flat="{acc}.append(min({xs}))\n{acc}.append(max({xs}))", names="summary_row describe_batch"),
+        _s("seq", "ints words", "pairs matched", "{acc} = []", "{acc}", calls=False,
+           flat="{acc}.append(({xs}[0], {xs}[-1]))\n{acc}.append(({xs}[1], {xs}[-2]))",
+           names="pair_ends outer_pairs"),
+        _s("seq", "ints words", "queue line_", "{acc} = {xs}[1:]", "{acc}", calls=False,
+           flat="{acc}.append({x})\n{acc}.append({xs}[0])", names="requeue rotate_queue"),
+    ),
+    ("list", "extend"): (
+        _s("seq", "ints words prices", "preview shown", "{acc} = []", "{acc}", calls=False,
+           flat="{acc}.extend({xs}[:{k}])\n{acc}.extend({xs}[-{k}:])", names="preview head_and_tail"),
+        _s("seq", "ints prices words", "extremes ends", "{acc} = []", "{acc}",
+           flat="{acc}.extend(sorted({xs})[:{k}])\n{acc}.extend(sorted({xs})[-{k}:])",
+           names="lowest_and_highest extremes"),
+        _s("seq", "words text", "vowels soft | consonants hard", "{acc} = []\n{acc2} = []",
+           "''.join({acc2}) + '|' + ''.join({acc})",
+           stmt="{acc}.extend(ch for ch in {x} if ch in 'aeiou')\n"
+                "{acc2}.extend(ch for ch in {x} if ch not in 'aeiou')",
+           alt=("{acc2}.extend({x})",), xkinds="word char", names="split_letters vowels_last"),
+    ),
+    ("list", "insert"): (
+        _s("seq", "ints prices words", "ordered ranked | newest latest", "{acc} = []\n{acc2} = []",
+           "{acc}, {acc2}", stmt="{acc}.insert(bisect.bisect({acc}, {x}), {x})\n{acc2}.insert(0, {x})",
+           alt=("{acc2}.insert(0, {x})",), names="sorted_and_recent order_views"),
+        _s("seq", "ints words", "queue line_", "{acc} = {xs}[1:]", "{acc}", calls=False,
+           flat="{acc}.insert(0, {x})\n{acc}.insert({k}, {xs}[0])", names="jump_queue seat_guest"),
+        _s("seq", "ints prices", "ranked ordered", "{acc} = sorted({xs})", "{acc}",
+           flat="{acc}.insert(bisect.bisect({acc}, {n}), {n})\n{acc}.insert(bisect.bisect({acc}, {x}), {x})",
+           names="merge_new_scores place_in_order"),
+    ),
+    ("list", "remove"): (
+        _s("seq", "ints prices", "kept middle rest", "{acc} = list({xs})",
+           "round(sum({acc}) / len({acc}), 2)", flat="{acc}.remove(max({acc}))\n{acc}.remove(min({acc}))",
+           names="trimmed_mean fair_average"),
+        _s("seq", "words", "kept rest", "{acc} = list({xs})", "{acc}",
+           flat="{acc}.remove(min({acc}))\n{acc}.remove(max({acc}, key=len))", names="drop_outliers trim_names"),
+        _s("seq", "ints words", "kept inner", "{acc} = {xs}[:]", "{acc}", calls=False,
+           flat="{acc}.remove({xs}[0])\n{acc}.remove({xs}[-1])", names="drop_ends strip_ends"),
+    ),
+    ("list", "sort"): (
+        _s("seq", "ints", "ranked ordered", "{acc} = {xs}[:]", "{acc}", calls=False,
+           flat="{acc}.sort()\n{acc}.sort(key=lambda v: v % {k})", names="order_by_remainder group_by_rest"),
+        _s("seq", "words", "ranked ordered", "{acc} = {xs}[:]", "{acc}", calls=False,
+           flat="{acc}.sort()\n{acc}.sort(key=lambda w: w[-1])", names="order_by_last_letter rhyme_order"),
+        _s("seq", "ints", "ranked ordered", "{acc} = list({xs})", "{acc}[:{k}]",
+           flat="{acc}.sort(reverse=True)\n{acc}.sort(key=lambda v: v % 2)", names="evens_first rank_by_parity"),
+        _s("seq", "words", "ranked ordered", "{acc} = list({xs})", "{acc}[:{k}]",
+           flat="{acc}.sort()\n{acc}.sort(key=len, reverse=True)", names="longest_names rank_by_length"),
+        _s("seq", "ints prices words", "best top leaders", "{acc} = []", "{acc}",
+           stmt="{acc}.append({x})\n{acc}.sort(reverse=True)\ndel {acc}[{k}:]", post="{acc}.sort()",
+           names="top_scores keep_best"),
+    ),
+    ("set", "add"): (
+        _s("set", "ints", "seen values | shifted raised", "{acc} = set()\n{acc2} = set()",
+           "sorted({acc} & {acc2})\nlen({acc} & {acc2})\nsorted({acc} - {acc2})",
+           stmt="{acc}.add({x})\n{acc2}.add({x} + {k})", xkinds="int digit",
+           names="values_k_above partner_values"),
+        _s("set", "words text", "starts firsts | ends lasts", "{acc} = set()\n{acc2} = set()",
+           "sorted({acc} & {acc2})\nsorted({acc} ^ {acc2})\nlen({acc} | {acc2}), len({acc} & {acc2})",
+           stmt="{acc}.add({x}[:1])\n{acc2}.add({x}[-1:])", xkinds="word",
+           alt=("{acc}.add({x}[-1:])", "{acc2}.add({x}[:1])"), names="shared_edge_letters start_end_letters"),
+        _s("set", "ints words", "picked chosen", "{acc} = set({xs}[:{k}])", "sorted({acc})",
+           flat="{acc}.add(min({xs}))\n{acc}.add(max({xs}))", names="heads_and_extremes shortlist"),
+        _s("set", "ints", "flagged watch", "{acc} = {{v for v in {xs} if v > {n}}}", "{acc}", calls=False,
+           flat="{acc}.add({xs}[0])\n{acc}.add({xs}[-1])", names="flagged_ids watch_list"),
+    ),
+    ("set", "discard"): (
+        _s("set", "ints", "free open_ unused", "{acc} = set(range(1, {n} + 1))", "sorted({acc})",
+           stmt="{acc}.discard({x} - 1)\n{acc}.discard({x})\n{acc}.discard({x} + 1)", xkinds="int digit",
+           names="free_seats open_slots"),
+        _s("set", "words text", "spare unused", f"{{acc}} = {_LETTERS}", "''.join(sorted({acc}))",
+           stmt="{acc}.discard({x}[:1])\n{acc}.discard({x}[-1:])", xkinds="word char",
+           alt=("{acc}.discard({x}[:1])",), names="unused_edge_letters spare_letters"),
+        _s("set", "ints", "free open_", "{acc} = set(range(1, {n} + 1))", "sorted({acc})",
+           flat="{acc}.discard(min({xs}))\n{acc}.discard(max({xs}))", names="open_slots free_numbers"),
+        _s("set", "ints", "others rest", "{acc} = {{v for v in {xs}}}", "{acc}", calls=False,
+           flat="{acc}.discard({xs}[0])\n{acc}.discard({x})", names="other_ids drop_ids"),
+    ),
+    ("set", "update"): (
+        _s("set", "words text", "heads openings | tails endings", "{acc} = set()\n{acc2} = set()",
+           "sorted({acc} - {acc2})", stmt="{acc}.update({x}[:2])\n{acc2}.update({x}[2:])", xkinds="word",
+           alt=("{acc2}.update({x})",), names="leading_only_letters opening_letters"),
+        _s("set", "ints", "reach covered", "{acc} = set({xs})", "sorted({acc})",
+           flat="{acc}.update(v + {k} for v in {xs})\n{acc}.update(v - {k} for v in {xs})",
+           names="reachable spread_ids"),
+        _s("set", "words", "tags known", "{acc} = set({xs})", "sorted({acc})",
+           flat="{acc}.update({ys})\n{acc}.update([{x}])", names="merge_tags all_names"),
+        _s("set", "ints", "evens picked", "{acc} = {{v for v in {xs} if v % 2 == 0}}", "{acc}", calls=False,
+           flat="{acc}.update({xs}[:{k}])\n{acc}.update({{{x}, {n}}})", names="merge_ids collect_ids"),
+    ),
+    ("set", "|="): (
+        _s("set", "words text", "letters used | starts firsts", "{acc} = set()\n{acc2} = set()",
+           "sorted({acc} - {acc2})", stmt="{acc} |= set({x})\n{acc2} |= {{{x}[:1]}}", xkinds="word",
+           alt=("{acc} |= set({x}[1:])",), names="never_first_letters inner_letters"),
+        _s("set", "words", "tags known", "{acc} = set({xs})", "sorted({acc})",
+           flat="{acc} |= set({ys})\n{acc} |= {{{x}}}", names="merge_tags all_names"),
+        _s("set", "ints", "pool picked", "{acc} = set({xs}[:{k}])", "sorted({acc})",
+           flat="{acc} |= set({xs}[-{k}:])\n{acc} |= {{{n}}}", names="ends_and_limit merge_ids"),
+        _s("set", "ints", "pool picked", "{acc} = {{v for v in {xs} if v > {n}}}", "{acc}", calls=False,
+           flat="{acc} |= {{v for v in {xs} if v % 2 == 0}}\n{acc} |= {{{x}}}", names="merge_ids flag_ids"),
+    ),
+    ("set", "-="): (
+        _s("set", "words text", "unused spare | vowels_left missing", f"{{acc}} = {_LETTERS}\n{{acc2}} = set('aeiou')",
+           "len({acc}), sorted({acc2})", stmt="{acc} -= set({x})\n{acc2} -= set({x})", xkinds="word char",
+           alt=("{acc2} -= set({x}[:1])",), names="unused_letters missing_vowels"),
+        _s("set", "ints", "missing absent | even_gaps evens_left", "{acc} = set(range(1, {n} + 1))\n{acc2} = set(range(2, {n} + 1, 2))",
+           "sorted({acc}), len({acc2})", stmt="{acc} -= {{{x}}}\n{acc2} -= {{{x}}}", xkinds="int digit",
+           alt=("{acc} -= {{{x} + 1}}",), names="missing_numbers find_gaps"),
+        _s("set", "words", "left rest", "{acc} = set({xs})", "sorted({acc})",
+           flat="{acc} -= set({ys})\n{acc} -= {{{x}}}", names="only_mine drop_known"),
+        _s("set", "ints", "left rest", "{acc} = {{v for v in {xs}}}", "{acc}", calls=False,
+           flat="{acc} -= {{v for v in {xs} if v > {n}}}\n{acc} -= {{{x}}}", names="small_ids drop_ids"),
+    ),
+    ("dict", "d[k] = v"): (
+        _s("map", "ints", "totals sums | counts sizes", "{acc} = {{}}\n{acc2} = {{}}",
+           "{{g: {acc}.get(g, 0) // {acc2}[g] for g in sorted({acc2})}}\n"
+           "sorted(({acc2}[g], {acc}.get(g, 0), g) for g in {acc2})",
+           stmt="{acc}[{key}] = {acc}.get({key}, 0) + {x}\n{acc2}[{key}] = {acc2}.get({key}, 0) + 1",
+           alt=("{acc2}[{key}] = {acc2}.get({key}, 0) + 1",), xkinds="int digit",
+           names="average_by_group mean_per_group"),
+        _s("map", "ints", "counts sizes | last latest", "{acc} = {{}}\n{acc2} = {{}}",
+           "{{g: ({acc}[g], {acc2}.get(g)) for g in sorted({acc})}}\nsorted({acc}.items()), {acc2}",
+           stmt="{acc}[{key}] = {acc}.get({key}, 0) + 1\n{acc2}[{key}] = {x}",
+           alt=("{acc}[{key}] = {acc}.get({key}, 0) + 1",), xkinds="int digit",
+           names="count_and_last tally_groups"),
+        _s("map", "ints prices", "low lowest | high highest", "{acc} = {{}}\n{acc2} = {{}}",
+           "{{g: {acc2}[g] - {acc}[g] for g in sorted({acc})}}\nsorted({acc}.items()), sorted({acc2}.items())",
+           stmt="{acc}[{key}] = min({acc}.get({key}, {x}), {x})\n{acc2}[{key}] = max({acc2}.get({key}, {x}), {x})",
+           xkinds="int digit float", alt=("{acc}[{key}] = min({acc}.get({key}, {x}), {x})\n"
+                                           "{acc2}[{key}] = {acc2}.get({key}, {x})",),
+           names="range_per_group spread_by_group"),
+        _s("map", "words text", "lengths letters_ | counts seen", "{acc} = {{}}\n{acc2} = {{}}",
+           "{{g: round({acc}.get(g, 0) / {acc2}[g], 1) for g in sorted({acc2})}}\n"
+           "sorted(({acc2}[g], {acc}.get(g, 0), g) for g in {acc2})",
+           stmt="{acc}[{key}] = {acc}.get({key}, 0) + len({x})\n{acc2}[{key}] = {acc2}.get({key}, 0) + 1",
+           alt=("{acc2}[{key}] = {acc2}.get({key}, 0) + 1",), xkinds="word char",
+           names="mean_length_by_group average_length_by"),
+        _s("map", "words text", "counts seen | last latest", "{acc} = {{}}\n{acc2} = {{}}",
+           "{{g: ({acc}[g], {acc2}.get(g)) for g in sorted({acc})}}\nsorted({acc}.items()), {acc2}",
+           stmt="{acc}[{key}] = {acc}.get({key}, 0) + 1\n{acc2}[{key}] = {x}",
+           alt=("{acc}[{key}] = {acc}.get({key}, 0) + 1",), xkinds="word char",
+           names="count_and_last tally_groups"),
+        _s("map", "ints prices", "stats summary", "{acc} = {{}}", "{acc}",
+           flat="{acc}['low'] = min({xs})\n{acc}['high'] = max({xs})\n{acc}['spread'] = {acc}['high'] - {acc}['low']",
+           alt=("{acc}['first'] = {xs}[0]",), names="describe_range summarize_scores"),
+        _s("map", "ints", "stats summary", "{acc} = {{}}", "{acc}",
+           flat="{acc}['total'] = sum({xs})\n{acc}['mean'] = {acc}['total'] // len({xs})",
+           alt=("{acc}['total'] = {xs}[-1]",), names="total_and_mean describe_scores"),
+        _s("map", "words", "stats summary", "{acc} = {{}}", "{acc}",
+           flat="{acc}['first'] = min({xs})\n{acc}['longest'] = max({xs}, key=len)",
+           alt=("{acc}['first'] = {xs}[0]",), names="describe_names name_report"),
+        _s("map", "words", "stock levels", "{acc} = {{w: 0 for w in {xs}}}", "{acc}", calls=False,
+           flat="{acc}[{xs}[0]] = {n}\n{acc}[{xs}[-1]] = {acc}[{xs}[0]] + 1",
+           alt=("{acc}[{xs}[0]] = -{n}",), names="restock_ends set_levels"),
+    ),
+    ("dict", "setdefault"): (
+        _s("map", "ints", "groups tree index", "{acc} = {{}}", "{acc}",
+           stmt="{acc}.setdefault({x} % 2, {{}}).setdefault({key}, []).append({x})",
+           alt=("{acc}.setdefault({x} % 2, {{}})",), xkinds="int digit", names="group_by_parity nest_groups"),
+        _s("map", "words text", "groups tree index", "{acc} = {{}}", "{acc}",
+           stmt="{acc}.setdefault({x}[:1], {{}}).setdefault({key}, []).append({x})",
+           alt=("{acc}.setdefault({x}[:1], {{}})",), xkinds="word char", names="index_words group_by_initial"),
+    ),
+    ("dict", "update"): (
+        _s("map", "words", "sizes settings", "{acc} = dict.fromkeys({xs}, 0)", "{acc}",
+           flat="{acc}.update({{w: len(w) for w in {xs}[:{k}]}})\n{acc}.update({{{xs}[-1]: {n}}})",
+           alt=("{acc}.update({{{xs}[0]: -1}})",), names="layer_sizes merge_settings"),
+        _s("map", "words", "sizes settings", "{acc} = {{w: 0 for w in {xs}}}", "{acc}", calls=False,
+           flat="{acc}.update({{w: 1 for w in {xs}[:{k}]}})\n{acc}.update({{{xs}[-1]: {n}}})",
+           names="mark_first_names flag_items"),
+        _s("map", "words text", "by_initial latest | by_length by_size", "{acc} = {{}}\n{acc2} = {{}}", "{acc}, {acc2}",
+           stmt="{acc}.update({{{x}[:1]: {x}}})\n{acc2}.update({{len({x}): {x}}})",
+           alt=("{acc}.update({{{x}[-1:]: {x}}})",), xkinds="word", names="latest_by_key index_last"),
+    ),
+    ("list", "pop"): (
+        _s("seq", "ints", "deck pile | drawn taken", "{acc} = list({xs})", "{acc2}, {acc}", straight_only=True,
+           flat="{acc2} = {acc}.pop({acc}.pop() % len({acc}))", names="draw_by_last pick_by_pointer"),
+        _s("seq", "ints", "deck pile | drawn taken", "{acc} = {xs}[:]", "{acc2}, {acc}", calls=False,
+           straight_only=True, flat="{acc2} = {acc}.pop({acc}.pop(0) % {k})", names="draw_by_first hop_and_take"),
+    ),
+    ("dict", "pop"): (
+        _s("map", "words", "sizes table lengths", "{acc} = {{w: len(w) for w in {xs}}}", "{acc}",
+           flat="{acc}[{x}] = {acc}.pop({xs}[0], {acc}.pop({xs}[-1], 0))",
+           alt=("{acc}[{x}] = -1",), names="rename_key merge_aliases"),
+        _s("map", "words", "codes table prefixes", "{acc} = {{w: w[:2] for w in {xs}}}", "{acc}", calls=False,
+           flat="{acc}[{x}] = {acc}.pop({xs}[0], {acc}.pop({xs}[-1], ''))", names="rename_key move_code"),
+    ),
+}

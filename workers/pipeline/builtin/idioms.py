@@ -59,7 +59,7 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}"), "best": ("{acc} < {size}",),
              "list": (), "parts": ("{x} not in {acc}",), "counts": ("{x} in {acc}",),
              # statement uses: the receiver the target changes
-             "seq": (), "set": ("{x} not in {acc}", "{x} in {acc}"), "map": ()}
+             "seq": (), "set": (), "map": ()}
 
 
 _COMBINE = {"list": ("{a} + {b}", "({a}, {b})"), "int": ("{a} - {b}", "{a} + {b}", "({a}, {b})"),
@@ -668,7 +668,7 @@ _KEYS = {  # {key}: what a statement use groups the current element by
     "word": ("{x}[:1]", "{x}[-1:]", "len({x})", "{x}[:2]", "{x}[:3]", "len({x}) > {k}"),
     "char": ("{x}", "{x} in 'aeiou'", "{x}.upper()"),
 }
-STATEMENT_TESTS_DECLINE = 0.6  # blueprints of tests only left to the generic forms
+STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic forms
 STATEMENT_PREP_SHARE = 0.65  # walks of a statement use that first prepare the data
 
 
@@ -775,6 +775,8 @@ class _StmtProgram(_Program):
         if self.rng.random() >= STATEMENT_PREP_SHARE:
             return env
         prep, _ = self.prepared(env.xs, env.kind)
+        if not self.loops and re.search(r"\[-?\d*:", prep):
+            return env  # a straight body reads items by position: keep them all
         name = self.w.name(("cleaned", "data", "batch", "subset", "selected"))
         self.w.line(f"{name} = {prep}")
         return replace(env, xs=name)

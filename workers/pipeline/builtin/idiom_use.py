@@ -2,7 +2,7 @@
 
 Most uses are one expression (`text`). A statement use (`recv` set, `text` empty) is for a
 target that changes its receiver: `init` makes the receiver a local (and a second one when
-the task keeps two), `stmt` is the lines the deepest block runs on the current element
+the task keeps two; {tmp} names a scratch list of the lines), `stmt` is the lines the deepest block runs on the current element
 {x}, `flat` the lines of a straight body over the data, `post` lines after the walk, `ret`
 the result, and `alt` what the other arms of a test do to the receiver. {acc} and {acc2}
 are the receivers' names, drawn from `accs`.
@@ -28,7 +28,7 @@ class Use:
     post: str = ""
     alt: tuple[str, ...] = ()
     xkinds: tuple[str, ...] = ()  # element kinds `stmt` reads: int float digit word char
-    accs: tuple[tuple[str, ...], ...] = ()  # names for {acc}, then {acc2}
+    accs: tuple[tuple[str, ...], ...] = ()  # names for {acc}, {acc2}, then {tmp}
     straight_only: bool = False  # `flat` binds a name `ret` reads: depth 0 only
 
     @property

@@ -66,7 +66,7 @@ _COMBINE = {"list": ("{a} + {b}", "({a}, {b})"), "int": ("{a} - {b}", "{a} + {b}
             "float": ("{a} - {b}", "({a}, {b})"), "str": ("{a} + ' ' + {b}", "({a}, {b})"),
             "set": ("{a} & {b}", "{a} | {b}"), "bool": ("{a} and {b}", "{a} != {b}")}
 DEPTH0_SHARE = 0.04  # per fitting use: the share of C1/C2 draws the idiom library takes
-STATEMENT_DEPTH0_SHARE = 0.08  # as DEPTH0_SHARE, twice over: the generic forms of a statement read worst
+STATEMENT_DEPTH0_SHARE = DEPTH0_SHARE  # per fitting use, as for expressions: a straight body has few variants
 STATEMENT_TRIES = 3  # statement draws checked before the generic forms take the attempt
 
 
@@ -669,7 +669,7 @@ _KEYS = {  # {key}: what a statement use groups the current element by
     "char": ("{x}", "{x} in 'aeiou'", "{x}.upper()"),
 }
 STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic forms
-STATEMENT_PREP_SHARE = 0.65  # walks of a statement use that first prepare the data
+STATEMENT_PREP_SHARE = 0.75  # walks of a statement use that first prepare the data
 
 
 class _StmtProgram(_Program):
@@ -685,12 +685,13 @@ class _StmtProgram(_Program):
         self.whole_data = False
         self.hoisted = False
         self.acc_kind = use.recv
+        self.choices: dict[str, str] = {}
         self.lines_used = use.stmt if self.loops else use.flat
         if not self.lines_used:
             raise _Miss("no lines for this blueprint")
 
     def render(self, env: Env, text: str | None = None) -> str:
-        text = text or ""
+        text = self.choose(text or "")
         if "{key}" in text:
             if self.key is None:
                 raw = self.use.stmt + self.use.flat
@@ -700,11 +701,23 @@ class _StmtProgram(_Program):
 
     key: str | None = None
 
+    def choose(self, text: str) -> str:
+        """`<<a;;b>>` in a template: one of the spellings, the same one wherever the group
+        recurs in the program."""
+        def pick(m: re.Match) -> str:
+            group = m.group(1)
+            if group not in self.choices:
+                self.choices[group] = self.rng.choice(group.split(";;"))
+            return self.choices[group]
+        return re.sub(r"<<(.+?)>>", pick, text)
+
     def receivers(self) -> None:
         if "acc" not in self.lits:
             self.lits["acc"] = self.w.name(self.use.accs[0])
             if len(self.use.accs) > 1:
                 self.lits["acc2"] = self.w.name(self.use.accs[1])
+            if len(self.use.accs) > 2:  # {tmp}: a scratch local of the lines, never a parameter
+                self.lits["tmp"] = self.w.name(self.use.accs[2])
             self.acc = self.lits["acc"]
 
     def put(self, env: Env, text: str) -> None:
@@ -725,7 +738,7 @@ class _StmtProgram(_Program):
 
         def call(e: Env) -> str:
             if not lines:
-                text = self.lines_used
+                text = self.choose(self.lines_used)
                 if "{key}" in text:
                     self.render(e, "{key}")
                     text = text.replace("{key}", self.key or "")

@@ -8,6 +8,12 @@ data with the blueprint's kinds (for: items, index walks, enumerate, letters, di
 while: index walks, work lists, digit loops; if / if-elif: tests on the current element,
 sometimes an early return), the use in the deepest block, and at C6 the use moved into a
 helper the entry calls. Entries without a use return None and take the generic forms.
+
+A target that changes its receiver (append, add, update, d[k] = v) has statement uses
+instead: the receiver is a local (an empty container, or a copy of the data), the target's
+lines go in the deepest block or make a straight body, the result reads every receiver, and
+at C6 the lines are a helper taking the receivers. Each such draw is checked against the
+static check and rules before it is returned (`_build_statement`).
 """
 
 from __future__ import annotations
@@ -66,7 +72,10 @@ _COMBINE = {"list": ("{a} + {b}", "({a}, {b})"), "int": ("{a} - {b}", "{a} + {b}
             "float": ("{a} - {b}", "({a}, {b})"), "str": ("{a} + ' ' + {b}", "({a}, {b})"),
             "set": ("{a} & {b}", "{a} | {b}"), "bool": ("{a} and {b}", "{a} != {b}")}
 DEPTH0_SHARE = 0.04  # per fitting use: the share of C1/C2 draws the idiom library takes
+# statement uses (see _StmtProgram)
 STATEMENT_DEPTH0_SHARE = DEPTH0_SHARE  # per fitting use, as for expressions: a straight body has few variants
+STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic forms (few variants too)
+STATEMENT_PREP_SHARE = 0.75  # programs of a statement use that first prepare the data
 STATEMENT_TRIES = 3  # statement draws checked before the generic forms take the attempt
 
 
@@ -667,8 +676,6 @@ _KEYS = {  # {key}: what a statement use groups the current element by
     "word": ("{x}[:1]", "{x}[-1:]", "len({x})", "{x}[:2]", "{x}[:3]", "len({x}) > {k}"),
     "char": ("{x}", "{x} in 'aeiou'", "{x}.upper()"),
 }
-STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic forms
-STATEMENT_PREP_SHARE = 0.75  # walks of a statement use that first prepare the data
 
 
 class _StmtProgram(_Program):

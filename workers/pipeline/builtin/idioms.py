@@ -875,8 +875,8 @@ def build_idiom(entry: Entry, knobs: Knobs, rng: random.Random,
         fitting = [u for u in uses if not u.calls]
     if not fitting:
         return None
-    if fitting[0].statement:  # an entry's uses are all statements or all expressions
-        return _build_statement(entry, knobs, rng, fitting, entry_names)
+    if any(u.statement for u in fitting):  # an entry's uses are statements or expressions, not both
+        return _build_statement(entry, knobs, rng, [u for u in fitting if u.statement], entry_names)
     if not knobs.control_flow_depth and rng.random() > min(0.25, DEPTH0_SHARE * len(fitting)):
         return None  # a straight pipeline has few surface variants: keep a cell's programs distinct
     use = rng.choice(fitting)

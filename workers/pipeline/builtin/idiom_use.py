@@ -1,4 +1,12 @@
-"""One target use of the idiom library (see idiom_uses for the placeholders)."""
+"""One target use of the idiom library (see idiom_uses for the placeholders).
+
+Most uses are one expression (`text`). A statement use (`recv` set, `text` empty) is for a
+target that changes its receiver: `init` makes the receiver a local (and a second one when
+the task keeps two; {tmp} names a scratch list of the lines), `stmt` is the lines the deepest block runs on the current element
+{x}, `flat` the lines of a straight body over the data, `post` lines after the walk, `ret`
+the result, and `alt` what the other arms of a test do to the receiver. {acc} and {acc2}
+are the receivers' names, drawn from `accs`.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +20,30 @@ class Use:
     kinds: tuple[str, ...]  # data kinds of {xs}: ints | words | prices | text
     calls: bool = True
     names: tuple[str, ...] = ()  # task names for the entry function
+    recv: str = ""  # statement uses: seq | set | map, the receiver {acc}
+    init: str = ""
+    stmt: str = ""
+    flat: str = ""
+    ret: str = ""
+    post: str = ""
+    alt: tuple[str, ...] = ()
+    xkinds: tuple[str, ...] = ()  # element kinds `stmt` reads: int float digit word char
+    accs: tuple[tuple[str, ...], ...] = ()  # names for {acc}, {acc2}, then {tmp}
+    straight_only: bool = False  # `flat` binds a name `ret` reads: depth 0 only
+
+    @property
+    def statement(self) -> bool:
+        return bool(self.recv)
 
 
 def _u(text: str, rtype: str, kinds: str, calls: bool = True, names: str = "") -> Use:
     return Use(text, rtype, tuple(kinds.split()), calls, tuple(names.split()))
+
+
+def _s(recv: str, kinds: str, accs: str, init: str, ret: str, *, stmt: str = "", flat: str = "",
+       post: str = "", alt: tuple[str, ...] = (), xkinds: str = "", calls: bool = True,
+       names: str = "", straight_only: bool = False) -> Use:
+    """A statement use; lines are separated by newlines, `accs` groups by '|'."""
+    return Use("", "", tuple(kinds.split()), calls, tuple(names.split()), recv, init, stmt, flat,
+               ret, post, alt, tuple(xkinds.split()),
+               tuple(tuple(g.split()) for g in accs.split("|")), straight_only)

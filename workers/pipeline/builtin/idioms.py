@@ -8,6 +8,12 @@ data with the blueprint's kinds (for: items, index walks, enumerate, letters, di
 while: index walks, work lists, digit loops; if / if-elif: tests on the current element,
 sometimes an early return), the use in the deepest block, and at C6 the use moved into a
 helper the entry calls. Entries without a use return None and take the generic forms.
+
+A target that changes its receiver (append, add, update, d[k] = v) has statement uses
+instead: the receiver is a local (an empty container, or a copy of the data), the target's
+lines go in the deepest block or make a straight body, the result reads every receiver, and
+at C6 the lines are a helper taking the receivers. Each such draw is checked against the
+static check and rules before it is returned (`_build_statement`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ from dataclasses import dataclass, field, replace
 
 from workers.pipeline.builtin.idiom_uses import USES, Use
 from workers.pipeline.constraints.catalog import Entry
-from workers.pipeline.records import Knobs
+from workers.pipeline.naturalness.static import static_findings
+from workers.pipeline.records import Constraint, Knobs
+from workers.pipeline.static_check import measure_structure
 
 _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle", "pixel",
           "amber", "delta", "north", "lemon", "piano", "ocean", "silver", "garden", "rocket")
@@ -55,13 +63,20 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
              "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}"), "best": ("{acc} < {size}",),
-             "list": (), "parts": ("{x} not in {acc}",), "counts": ("{x} in {acc}",)}
+             "list": (), "parts": ("{x} not in {acc}",), "counts": ("{x} in {acc}",),
+             # statement uses: the receiver the target changes
+             "seq": (), "set": (), "map": ()}
 
 
 _COMBINE = {"list": ("{a} + {b}", "({a}, {b})"), "int": ("{a} - {b}", "{a} + {b}", "({a}, {b})"),
             "float": ("{a} - {b}", "({a}, {b})"), "str": ("{a} + ' ' + {b}", "({a}, {b})"),
             "set": ("{a} & {b}", "{a} | {b}"), "bool": ("{a} and {b}", "{a} != {b}")}
 DEPTH0_SHARE = 0.04  # per fitting use: the share of C1/C2 draws the idiom library takes
+# statement uses (see _StmtProgram)
+STATEMENT_DEPTH0_SHARE = DEPTH0_SHARE  # per fitting use, as for expressions: a straight body has few variants
+STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic forms (few variants too)
+STATEMENT_PREP_SHARE = 0.75  # programs of a statement use that first prepare the data
+STATEMENT_TRIES = 3  # statement draws checked before the generic forms take the attempt
 
 
 class _Miss(Exception):
@@ -646,6 +661,201 @@ class _Program:
 
 
 _NUMERIC = ("int", "float", "digit")
+_HELPER_PARAMS = {"xs": (), "x": ("value", "current", "entry_"), "n": ("limit", "cutoff"),
+                  "ys": ("names", "labels"), "i": ("start", "skip")}
+_RECV_ALT = {  # the other arms of a test: (on the current element, on the whole data)
+    "seq": (("{acc}.append({x})", "{acc}.insert(0, {x})"), ("{acc}.append({xs}[0])", "{acc}.append({xs}[-1])")),
+    "set": (("{acc}.add({x})", "{acc}.discard({x})"), ("{acc}.add({xs}[0])", "{acc}.discard({xs}[-1])")),
+    "map": ((), ()),
+}
+_MODULES = ("math", "bisect")
+_KEYS = {  # {key}: what a statement use groups the current element by
+    "int": ("{x} % {k}", "{x} // {k}", "{x} % 10", "{x} // 10", "{x} % 2", "{x} // {k} * {k}"),
+    "digit": ("{x} % {k}", "{x} % 2", "{x} // {k}"),
+    "float": ("int({x}) % {k}", "round({x})", "int({x} // {k})"),
+    "word": ("{x}[:1]", "{x}[-1:]", "len({x})", "{x}[:2]", "{x}[:3]", "len({x}) > {k}"),
+    "char": ("{x}", "{x} in 'aeiou'", "{x}.upper()"),
+}
+
+
+class _StmtProgram(_Program):
+    """A statement use: the receiver is a local the program builds (`init`), the target
+    changes it in the deepest block (`stmt`, on the current element) or in a straight body
+    (`flat`, also the deepest arm of a blueprint of tests only), the result reads it (`ret`).
+    At C6 those lines are a helper that takes the receivers and the values it needs."""
+
+    def __init__(self, entry: Entry, knobs: Knobs, rng: random.Random, use: Use) -> None:
+        super().__init__(entry, knobs, rng, use)
+        texts = " ".join((use.init, use.stmt, use.flat, use.ret, use.post, *use.alt))
+        self.w.taken |= set(re.findall(r"[A-Za-z_]\w*", texts))
+        self.whole_data = False
+        self.hoisted = False
+        self.acc_kind = use.recv
+        self.choices: dict[str, str] = {}
+        self.lines_used = use.stmt if self.loops else use.flat
+        if not self.lines_used:
+            raise _Miss("no lines for this blueprint")
+
+    def render(self, env: Env, text: str | None = None) -> str:
+        text = self.choose(text or "")
+        if "{key}" in text:
+            if self.key is None:
+                raw = self.use.stmt + self.use.flat
+                self.key = self.rng.choice([t for t in _KEYS[env.x_kind or "int"] if t not in raw])
+            text = text.replace("{key}", self.key)
+        return super().render(env, text)
+
+    key: str | None = None
+
+    def choose(self, text: str) -> str:
+        """`<<a;;b>>` in a template: one of the spellings, the same one wherever the group
+        recurs in the program."""
+        def pick(m: re.Match) -> str:
+            group = m.group(1)
+            if group not in self.choices:
+                self.choices[group] = self.rng.choice(group.split(";;"))
+            return self.choices[group]
+        return re.sub(r"<<(.+?)>>", pick, text)
+
+    def receivers(self) -> None:
+        if "acc" not in self.lits:
+            self.lits["acc"] = self.w.name(self.use.accs[0])
+            if len(self.use.accs) > 1:
+                self.lits["acc2"] = self.w.name(self.use.accs[1])
+            if len(self.use.accs) > 2:  # {tmp}: a scratch local of the lines, never a parameter
+                self.lits["tmp"] = self.w.name(self.use.accs[2])
+            self.acc = self.lits["acc"]
+
+    def put(self, env: Env, text: str) -> None:
+        for line in filter(None, text.split("\n")):
+            out = self.render(env, line)
+            self.w.imports.update(m for m in _MODULES if f"{m}." in out)
+            self.w.line(out)
+
+    def helper(self, env: Env) -> list[str]:
+        """The lines as a function of the receivers and the values they read, written at
+        its first call (when the element's kind, and so {key}, is known). A receiver the
+        lines rebind (`seen |= ...`) is returned and rebound by the call."""
+        self.receivers()
+        hname = self.w.name(("record", "note", "track", "file_under", "register", "add_entry"))
+        lines: list[str] = []
+        used: list[str] = []
+        rebound: list[str] = []
+
+        def call(e: Env) -> str:
+            if not lines:
+                text = self.choose(self.lines_used)
+                if "{key}" in text:
+                    self.render(e, "{key}")
+                    text = text.replace("{key}", self.key or "")
+                used.extend(k for k in ("acc", "acc2", "xs", "x", "i", "n", "ys") if "{" + k + "}" in text)
+                rebound.extend(k for k in ("acc", "acc2") if re.search("{" + k + r"} [-|&^*+]= ", text))
+                sub = Writer(self.rng, True, taken=set(self.w.taken))
+                mapping = {}
+                for k in used:
+                    choices = (self.use.accs[0] if k == "acc" else self.use.accs[-1] if k == "acc2"
+                               else _DATA_NAMES[self.kind] if k == "xs" else _HELPER_PARAMS[k])
+                    mapping[k] = sub.name(choices)
+                self.w.taken |= sub.taken
+                lines.append(f"def {hname}({', '.join(mapping[k] for k in used)}):")
+                for b in filter(None, text.split("\n")):
+                    out = self.render_with(b, mapping)
+                    self.w.imports.update(m for m in _MODULES if f"{m}." in out)
+                    lines.append(f"    {out}")
+                if rebound:
+                    lines.append(f"    return {', '.join(mapping[k] for k in rebound)}")
+            args = []
+            for k in used:
+                if k in ("acc", "acc2"):
+                    args.append(self.lits[k])
+                elif k == "xs":
+                    args.append(e.xs)
+                else:
+                    args.append(self.render(e, "{" + k + "}"))
+            head = f"{', '.join(self.lits[k] for k in rebound)} = " if rebound else ""
+            return f"{head}{hname}({', '.join(args)})"
+        self.helper_call = call
+        return lines
+
+    def render_with(self, text: str, mapping: dict[str, str]) -> str:
+        return text.format(**{**self.lits, **mapping})
+
+    def straight(self, env: Env) -> None:
+        env = self.prepare(env)
+        self.top = env
+        self.receivers()
+        self.put(env, self.use.init)
+        self.deep(env)
+        self.put(env, self.use.post)
+        self.w.line(f"return {self.finish()}")
+
+    def prepare(self, env: Env) -> Env:
+        """Sometimes the data is trimmed or cleaned first (as `prepared` writes it)."""
+        if self.rng.random() >= STATEMENT_PREP_SHARE or "sorted(" in self.use.init + self.use.flat:
+            return env  # (a use that sorts the data itself is not handed it sorted)
+        prep, _ = self.prepared(env.xs, env.kind)
+        if not self.loops and re.search(r"\[-?\d*:", prep):
+            return env  # a straight body reads items by position: keep them all
+        name = self.w.name(("cleaned", "data", "batch", "subset", "selected"))
+        self.w.line(f"{name} = {prep}")
+        return replace(env, xs=name)
+
+    def nested(self, env: Env) -> None:
+        env = self.prepare(env)
+        self.top = env
+        self.receivers()
+        self.put(env, self.use.init)
+        self.block(tuple(self.knobs.blueprint), env)
+        self.put(env, self.use.post)
+        self.w.line(f"return {self.finish()}")
+
+    def finish(self) -> str:
+        if self.ret is None:
+            self.ret = self.rng.choice(self.use.ret.split("\n"))
+        return self.render(self.top, self.ret)
+
+    ret: str | None = None
+
+    def deep(self, env: Env) -> None:
+        if self.use.xkinds and env.x is not None and env.x_kind not in self.use.xkinds:
+            raise _Miss(env.x_kind)
+        if self.helper_call is not None:
+            self.w.line(self.helper_call(env))
+        else:
+            self.put(env, self.lines_used)
+
+    def simple(self, env: Env, alternative: bool = False, variant: int | None = None) -> None:
+        on_x, on_data = _RECV_ALT[self.use.recv]
+        if self.use.alt:
+            on_x = tuple(t for t in self.use.alt if "{xs}" not in t)
+            on_data = tuple(t for t in self.use.alt if "{x}" not in t and "{key}" not in t)
+        options = on_x if env.x is not None else on_data
+        if not options:
+            raise _Miss("no other arm")
+        v = variant if variant is not None else (len(self.w.lines) + int(alternative))
+        self.put(env, options[v % len(options)])
+
+
+def _build_statement(entry: Entry, knobs: Knobs, rng: random.Random, fitting: list[Use],
+                     entry_names: tuple[str, ...]) -> tuple[str, str, str] | None:
+    loops = any(k in ("for", "while") for k in knobs.blueprint)
+    fitting = [u for u in fitting if (u.stmt if loops else u.flat)
+               and not (u.straight_only and knobs.control_flow_depth)]
+    if not fitting or (not knobs.control_flow_depth
+                       and rng.random() > min(0.25, STATEMENT_DEPTH0_SHARE * len(fitting))):
+        return None
+    if knobs.control_flow_depth and not loops and rng.random() < STATEMENT_TESTS_DECLINE:
+        return None  # tests only: the same few straight bodies under them
+    cell = Constraint(entry.type, entry.method, "idiom", knobs)
+    for _ in range(STATEMENT_TRIES):
+        use = rng.choice(fitting)
+        try:
+            made = _StmtProgram(entry, knobs, rng, use).build(entry_names)
+        except _Miss:
+            continue
+        if made and measure_structure(made[0], made[1], cell).matches and not static_findings(made[0]):
+            return made
+    return None
 
 
 def _mentions(lines: list[str], name: str) -> bool:
@@ -665,6 +875,8 @@ def build_idiom(entry: Entry, knobs: Knobs, rng: random.Random,
         fitting = [u for u in uses if not u.calls]
     if not fitting:
         return None
+    if any(u.statement for u in fitting):  # an entry's uses are statements or expressions, not both
+        return _build_statement(entry, knobs, rng, [u for u in fitting if u.statement], entry_names)
     if not knobs.control_flow_depth and rng.random() > min(0.25, DEPTH0_SHARE * len(fitting)):
         return None  # a straight pipeline has few surface variants: keep a cell's programs distinct
     use = rng.choice(fitting)

@@ -1,0 +1,160 @@
+"""Statement uses of the idiom library (targets that change their receiver): every entry
+with uses is drawn at the levels its uses fit; the draws have the measured structure, pass
+the static rules, run on their own call and on drawn inputs with outputs that vary, leave
+their arguments as they were, and are a function of the seed."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import random
+import re
+import statistics
+
+import pytest
+
+from workers.pipeline.builtin.idiom_uses_mutating import MUTATING_USES
+from workers.pipeline.builtin.idioms import build_idiom
+from workers.pipeline.constraints import LEVELS, load_catalog
+from workers.pipeline.input_synthesis import synthesize_inputs
+from workers.pipeline.naturalness.static import static_findings
+from workers.pipeline.records import Constraint, Knobs
+from workers.pipeline.static_check import measure_structure
+
+CATALOG = load_catalog()
+NAMES = ("process_batch",)
+# blueprints with a walk, so the deepest block has a current element
+WALKS = {"C3": (("for",), ("while",)), "C4": (("for", "if"), ("if", "while"), ("for", "for")),
+         "C5": (("for", "if-elif", "while"), ("while", "if", "for")),
+         "C6": (("for", "if", "while"), ("if-elif", "for", "if"))}
+
+
+def knobs_for(level: str, i: int) -> Knobs:
+    base = LEVELS[level]
+    if not base.control_flow_depth:
+        return base
+    walks = WALKS[level]
+    return Knobs(base.nested_calls, base.other_methods, base.call_chain, base.control_flow_depth,
+                 walks[i % len(walks)])
+
+
+def levels_of(t: str, method: str) -> list[str]:
+    """The levels the entry's uses can be written at."""
+    uses = MUTATING_USES[(t, method)]
+    out = []
+    if any(u.flat and not u.calls for u in uses):
+        out.append("C1")
+    if any(u.flat for u in uses):
+        out.append("C2")
+    if any(u.stmt for u in uses):
+        out += ["C3", "C4", "C5", "C6"]
+    return out
+
+
+def draws(t: str, method: str, level: str, count: int, salt: str = "") -> list:
+    entry = CATALOG.get(t, method)
+    out = []
+    for i in range(count * 30):
+        knobs = knobs_for(level, i)
+        made = build_idiom(entry, knobs, random.Random(f"mut{salt}:{t}:{method}:{level}:{i}"), NAMES)
+        if made is not None:
+            out.append((Constraint(t, method, level, knobs), made))
+        if len(out) == count:
+            break
+    return out
+
+
+def run(code: str, entry: str, args: str) -> tuple[str, bool]:
+    """(the output's repr or the error's name, whether the arguments came back unchanged)."""
+    space: dict = {}
+    exec(code, space)  # noqa: S102 - the generator's own templates
+    values = ast.literal_eval(f"({args},)")
+    before = copy.deepcopy(values)
+    try:
+        out = repr(space[entry](*values))
+    except Exception as exc:  # noqa: BLE001 - a drawn input the program does not take
+        out = f"error: {type(exc).__name__}"
+    return out, values == before
+
+
+CELLS = [(t, m, lv) for (t, m) in MUTATING_USES for lv in levels_of(t, m)]
+
+
+@pytest.mark.parametrize("t, method, level", CELLS)
+def test_draws_are_nested_clean_and_vary(t: str, method: str, level: str) -> None:
+    made = draws(t, method, level, 4)
+    assert made, f"no draw for {t}.{method} at {level}"
+    varied = 0
+    for cell, (code, entry, args) in made:
+        measured = measure_structure(code, entry, cell)
+        assert measured.matches, (measured.mismatches, code)
+        assert measured.nested_calls and measured.target_uses >= 1, code
+        assert not static_findings(code), (static_findings(code), code)
+        own, unchanged = run(code, entry, args)
+        assert not own.startswith("error"), (own, code, args)
+        assert unchanged, f"the call changed its arguments:\n{code}"
+        outputs = {own}
+        for cand in synthesize_inputs(args, 4, seed=len(code)):
+            out, unchanged = run(code, entry, cand.args)
+            assert unchanged, f"the call changed its arguments {cand.args}:\n{code}"
+            outputs.add(out)
+        varied += len(outputs) >= 2
+    assert varied >= 0.75 * len(made), (t, method, level, varied, len(made))
+
+
+def test_c1_draws_call_only_the_target() -> None:
+    for t, m, level in CELLS:
+        if level != "C1":
+            continue
+        for cell, (code, entry, _) in draws(t, m, "C1", 2):
+            assert not measure_structure(code, entry, cell).other_calls, code
+
+
+def test_c6_draws_move_the_statements_into_a_helper() -> None:
+    for t, m in [("list", "append"), ("set", "|="), ("dict", "setdefault")]:
+        for cell, (code, entry, _) in draws(t, m, "C6", 3):
+            measured = measure_structure(code, entry, cell)
+            assert measured.call_chain and code.count("def ") == 2, code
+
+
+def test_the_same_seed_gives_the_same_draw() -> None:
+    for t, m in [("list", "sort"), ("set", "discard"), ("dict", "d[k] = v")]:
+        for level in ("C2", "C4"):
+            assert draws(t, m, level, 3) == draws(t, m, level, 3)
+        assert draws(t, m, "C4", 3) != draws(t, m, "C4", 3, salt="other")
+
+
+def test_expression_entries_render_as_before() -> None:
+    """A use of an expression entry takes the old path (a fixed draw, written out)."""
+    entry = CATALOG.get("zip", "zip")
+    made = build_idiom(entry, Knobs(True, True, False, 1, ("for",)), random.Random("fixed:1"), NAMES)
+    assert made is not None and "zip(" in made[0] and "def " in made[0]
+
+
+def test_values_the_tasks_promise() -> None:
+    """A few draws checked against what they say they compute (on the data as given: draws
+    that prepare it first are left out)."""
+    space: dict = {}
+    prepared = re.compile(r"\b(cleaned|data|batch|subset|selected) = ")
+    checked = 0
+    for cell, (code, entry, args) in draws("list", "remove", "C2", 16):
+        if "round(sum(" not in code or prepared.search(code):
+            continue
+        exec(code, space)  # noqa: S102
+        data = ast.literal_eval(f"({args},)")[0]
+        rest = sorted(data)[1:-1]
+        assert space[entry](list(data)) == round(statistics.fmean(rest), 2), code
+        checked += 1
+    for cell, (code, entry, args) in draws("list", "sort", "C1", 12):
+        if prepared.search(code):
+            continue
+        exec(code, space)  # noqa: S102
+        data = ast.literal_eval(f"({args},)")[0]
+        assert sorted(space[entry](list(data))) == sorted(data), code
+        checked += 1
+    for cell, (code, entry, args) in draws("dict", "setdefault", "C3", 6):
+        exec(code, space)  # noqa: S102
+        groups = space[entry](*ast.literal_eval(f"({args},)"))
+        assert all(isinstance(vs, list) for sub in groups.values() for vs in sub.values()), code
+        checked += 1
+    assert checked >= 8, checked

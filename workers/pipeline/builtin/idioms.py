@@ -255,7 +255,8 @@ class _Program:
         them), shape the result."""
         w, rng = self.w, self.rng
         calls = self.use.calls or self.helper_call is not None
-        if rng.random() < 0.65:
+        reads_data = "{xs}" in self.use.text or "{w}" in self.use.text  # else a prepared copy is a dead store
+        if reads_data and rng.random() < 0.65:
             prep, used_call = self.prepared(env.xs, env.kind)
             recent = w.name(("recent", "window", "head", "rest", "cleaned", "data"))
             w.line(f"{recent} = {prep}")

@@ -326,10 +326,11 @@ def conditions(tree: ast.AST) -> list[Finding]:
                 if _constant(stmt.test) and not (isinstance(stmt.test, ast.Constant)
                                                  and stmt.test.value is True):
                     found.append(Finding("constant_condition", stmt.lineno, ast.unparse(stmt.test)))
-                visit(stmt.body, facts)
+                visit(stmt.body, _still(facts, [stmt]))
             elif isinstance(stmt, (ast.For, ast.With, ast.Try, ast.FunctionDef)):
+                inner = [] if isinstance(stmt, ast.FunctionDef) else _still(facts, [stmt])  # loop and as targets too
                 for body in (stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])):
-                    visit(body, facts if not isinstance(stmt, ast.FunctionDef) else [])
+                    visit(body, inner)
 
     visit(tree.body if isinstance(tree, ast.Module) else [], [])
     return found

@@ -93,6 +93,8 @@ def test_tests_decided_by_the_tests_around_them(reason: str, code: str) -> None:
     "def f(xs):\n    if len(xs) > 3:\n        xs.pop()\n        if len(xs) > 3:\n            return 1\n    return 0\n",
     "def f(w, k):\n    while w > 0:\n        if w > 5:\n            w -= k\n        elif w > 2:\n            w -= 1\n        else:\n"
     "            return w\n    return -1\n",
+    # a loop rebinds the name the outer test was about
+    "def f(x, ys):\n    t = 0\n    if x > 5:\n        for x in ys:\n            if x > 5:\n                t += x\n    return t\n",
     # bounds that leave both arms open
     "def f(w):\n    if w > 5:\n        if w > 9:\n            return 1\n        return 2\n    elif w > 1:\n        return 3\n    return 0\n",
     "def f(a, b):\n    if a > 5:\n        if b > 5:\n            return 1\n    return 0\n",

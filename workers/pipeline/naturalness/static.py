@@ -265,23 +265,43 @@ def decided(test: str, facts: list[tuple[str, bool]]) -> bool | None:
     return _decided(_test_of(test), [_Fact(_test_of(t), holds) for t, holds in facts])
 
 
-def _touched(stmts: list[ast.stmt]) -> set[str]:
-    """Names a block may change: assigned, deleted, loop targets, receivers of a method call
-    or of an item assignment (a fact about them no longer holds inside it)."""
+_PURE_CALLS = frozenset({"len", "sum", "min", "max", "sorted", "abs", "int", "str", "float", "bool", "round",
+                         "any", "all", "list", "tuple", "set", "frozenset", "dict", "range", "enumerate",
+                         "zip", "reversed", "isinstance", "print", "repr", "ord", "chr", "divmod", "pow",
+                         "map", "filter", "type", "hash"})
+
+
+def _touched(stmts: list[ast.stmt]) -> tuple[set[str], bool]:
+    """Names a block may change - assigned, deleted, loop targets, receivers of a method
+    call or of an item assignment, arguments of a call that is not a known pure builtin -
+    and whether it calls such a function at all (which may change what any subscript or
+    attribute holds, through a closure or a global)."""
     names: set[str] = set()
+    opaque = False
     for node in (n for stmt in stmts for n in ast.walk(stmt)):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             names.add(node.id)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            names |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                names |= {n.id for n in ast.walk(node.func.value) if isinstance(n, ast.Name)}
+            if not (isinstance(node.func, ast.Name) and node.func.id in _PURE_CALLS):
+                opaque = opaque or isinstance(node.func, ast.Name)
+                for arg in [*node.args, *(k.value for k in node.keywords)]:
+                    names |= {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
         elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
             names |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-    return names
+    return names, opaque
 
 
 def _still(facts: list[_Fact], stmts: list[ast.stmt]) -> list[_Fact]:
-    touched = _touched(stmts)
-    return [f for f in facts if not any(isinstance(n, ast.Name) and n.id in touched for n in ast.walk(f.test))]
+    touched, opaque = _touched(stmts)
+
+    def holds(fact: _Fact) -> bool:
+        nodes = list(ast.walk(fact.test))
+        if opaque and any(isinstance(n, (ast.Subscript, ast.Attribute)) for n in nodes):
+            return False
+        return not any(isinstance(n, ast.Name) and n.id in touched for n in nodes)
+    return [f for f in facts if holds(f)]
 
 
 def conditions(tree: ast.AST) -> list[Finding]:
@@ -328,7 +348,8 @@ def conditions(tree: ast.AST) -> list[Finding]:
                     found.append(Finding("constant_condition", stmt.lineno, ast.unparse(stmt.test)))
                 visit(stmt.body, _still(facts, [stmt]))
             elif isinstance(stmt, (ast.For, ast.With, ast.Try, ast.FunctionDef)):
-                inner = [] if isinstance(stmt, ast.FunctionDef) else _still(facts, [stmt])  # loop and as targets too
+                # a with block runs its manager's code (a lock, say: another thread may change any value)
+                inner = [] if isinstance(stmt, (ast.FunctionDef, ast.With)) else _still(facts, [stmt])
                 for body in (stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])):
                     visit(body, inner)
 

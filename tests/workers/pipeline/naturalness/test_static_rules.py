@@ -93,6 +93,11 @@ def test_tests_decided_by_the_tests_around_them(reason: str, code: str) -> None:
     "def f(xs):\n    if len(xs) > 3:\n        xs.pop()\n        if len(xs) > 3:\n            return 1\n    return 0\n",
     "def f(w, k):\n    while w > 0:\n        if w > 5:\n            w -= k\n        elif w > 2:\n            w -= 1\n        else:\n"
     "            return w\n    return -1\n",
+    # a function the block calls may change what the tested item holds
+    "def f(p, k):\n    if p[k] == k:\n        fill(p, k)\n        if p[k] == k:\n            return 1\n    return 0\n",
+    "def f(p, k):\n    if p[k] == k:\n        step()\n        if p[k] == k:\n            return 1\n    return 0\n",
+    # double-checked locking: another thread may have set it meanwhile
+    "def f(lock):\n    if cache is None:\n        with lock:\n            if cache is None:\n                load()\n    return cache\n",
     # a loop rebinds the name the outer test was about
     "def f(x, ys):\n    t = 0\n    if x > 5:\n        for x in ys:\n            if x > 5:\n                t += x\n    return t\n",
     # bounds that leave both arms open

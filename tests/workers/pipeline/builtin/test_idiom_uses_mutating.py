@@ -158,3 +158,50 @@ def test_values_the_tasks_promise() -> None:
         assert all(isinstance(vs, list) for sub in groups.values() for vs in sub.values()), code
         checked += 1
     assert checked >= 8, checked
+
+
+def test_clear_uses_fill_summarize_and_clear_a_buffer_per_batch() -> None:
+    """The clear uses (depth 0 only): each batch of the data is summarized on its own, so
+    both clears change the result; the draws are a function of the seed."""
+    for t in ("set", "list", "dict"):
+        assert all(u.straight_only and u.flat.count(".clear()") == 2 for u in MUTATING_USES[(t, "clear")])
+        assert levels_of(t, "clear") == ["C1", "C2"]
+        for level in ("C1", "C2"):
+            assert draws(t, "clear", level, 3) == draws(t, "clear", level, 3)
+    prepared = re.compile(r"\b(cleaned|data|batch|subset|selected) = ")
+    checked = 0
+    for cell, (code, entry, args) in draws("list", "clear", "C2", 24):
+        if prepared.search(code):
+            continue
+        space: dict = {}
+        exec(code, space)  # noqa: S102
+        data = ast.literal_eval(f"({args},)")[0]
+        batches = [data[:2], data[2:4], data[4:]]
+        joined = "' '.join" in code
+        expected = [" ".join(b) for b in batches] if joined else [sum(b) for b in batches]
+        assert space[entry](list(data)) == expected, code
+        checked += 1
+        unclear = code.replace(".clear()", ".extend([])", 1)  # the first clear left out
+        exec(unclear, space)  # noqa: S102
+        assert space[entry](list(data)) != expected or not any(data[:2]), unclear
+    assert checked >= 2, checked
+
+
+def test_set_clear_reports_each_batch_and_dict_clear_each_index() -> None:
+    found = 0
+    for cell, (code, entry, args) in draws("set", "clear", "C1", 6) + draws("dict", "clear", "C1", 6):
+        if re.search(r"\b(cleaned|data|subset|selected) = |\bbatch = (?!\{)", code):
+            continue
+        space: dict = {}
+        exec(code, space)  # noqa: S102
+        data = ast.literal_eval(f"({args},)")[0]
+        out = space[entry](list(data))
+        if cell.type == "set":
+            k = int(re.search(r"v % (\d+)", code).group(1))
+            assert out == tuple({v % k for v in b} for b in (data[:2], data[2:4], data[4:])), code
+        else:
+            assert out == ([{w[0]: w for w in data[:3]}[c] for c in {w[0]: w for w in data[:3]}],
+                           [{w[0]: w for w in data[3:]}[c] for c in {w[0]: w for w in data[3:]}],
+                           {w[-1]: w for w in data}), code
+        found += 1
+    assert found >= 3, found

@@ -205,3 +205,26 @@ def test_set_clear_reports_each_batch_and_dict_clear_each_index() -> None:
                            {w[-1]: w for w in data}), code
         found += 1
     assert found >= 3, found
+
+
+NEW_DEPTH0 = [(t, m, i) for t, m in [("set", "clear"), ("list", "clear"), ("dict", "clear"),
+                                     ("set", "intersection_update")]
+              for i, u in enumerate(MUTATING_USES[(t, m)]) if u.straight_only]
+
+
+@pytest.mark.parametrize("t, method, index", NEW_DEPTH0)
+def test_each_depth0_statement_use_alone_varies(t: str, method: str, index: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import workers.pipeline.builtin.idioms as idioms
+    use = MUTATING_USES[(t, method)][index]
+    monkeypatch.setitem(idioms.USES, (t, method), (use,))
+    monkeypatch.setattr(idioms, "STATEMENT_DEPTH0_SHARE", 1.0)
+    made = draws(t, method, "C1" if not use.calls else "C2", 4)
+    assert made, use.flat
+    varied = 0
+    for cell, (code, entry, args) in made:
+        assert measure_structure(code, entry, cell).matches and not static_findings(code), code
+        outputs = {run(code, entry, args)[0]} | {run(code, entry, c.args)[0]
+                                                for c in synthesize_inputs(args, 6, seed=len(code))}
+        varied += len(outputs) >= 2
+    assert varied >= 0.75 * len(made), (use.flat, varied)

@@ -185,3 +185,15 @@ def test_depth0_uses_compute_what_they_are_named_for() -> None:
     # prices strictly between the ends' values; steps between unlike neighbours
     assert _value(("float", "!="), 2, xs="[1.5, 2.5, 1.5, 3.0]") == [2.5]
     assert _value(("float", "!="), 3, xs="[1.0, 2.5, 2.5, 4.0]", x="4.0") == [1.5]
+
+
+@pytest.mark.parametrize("key, index", [(k, i) for k in STRAIGHT + [("float", "!="), ("set", ">")]
+                                        for i, u in enumerate(VALUE_USES[k]) if u.straight_only],
+                         ids=lambda v: f"{v[0]}.{v[1]}" if isinstance(v, tuple) else str(v))
+def test_each_depth0_use_alone_writes_programs_that_tell_inputs_apart(key: tuple[str, str], index: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    use = VALUE_USES[key][index]
+    monkeypatch.setattr(idioms, "DEPTH0_SHARE", 1.0)
+    monkeypatch.setitem(idioms.USES, key, (use,))
+    for level in ["C2"] + (["C1"] if not use.calls else []):
+        assert _good_draw(key, level) is not None, (use.text, level)

@@ -13,10 +13,10 @@ deepest arm of a blueprint of tests only). Results of sets are sorted (hash orde
 strings changes between runs); at C1, where nothing else may be called, only sets of
 ints (whose order is fixed) are returned whole.
 clear is a buffer filled, summarized and cleared per batch of the data (the batches'
-remainders, totals, lines of words, longest words, one word per initial): both clears
-change the result. It and the later intersection_update uses are straight_only (C1/C2,
-where the generic forms cleared or intersected down to a constant), so the C3-C6 programs
-of these entries stay as they were.
+remainders or tens, totals, ends, lines of words, longest words, one word per initial,
+the latest even and odd reading): both clears change the result. It and the later
+intersection_update uses are straight_only (C1/C2, where the generic forms cleared or
+intersected down to a constant), so the C3-C6 programs of these entries stay as they were.
 """
 
 from __future__ import annotations
@@ -307,6 +307,11 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            flat="{acc2} = {{v % {k} for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[2:4]}}\n"
                 "{tmp} = {{v % {k} for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[4:]}}",
            names="remainders_per_batch batch_remainders"),
+        _s("set", "ints", "batch seen | first_tens early | second_tens middle", "{acc} = {{v for v in {xs}[:2]}}",
+           "{acc2}, {tmp}, {{v // 10 for v in {acc}}}", calls=False, straight_only=True,
+           flat="{acc2} = {{v // 10 for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[2:4]}}\n"
+                "{tmp} = {{v // 10 for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[4:]}}",
+           names="tens_per_batch batch_decades"),
         _s("set", "ints prices", "seen batch | totals sums", "{acc} = set({xs}[:2])", "{acc2} + [sum({acc})]",
            straight_only=True,
            flat="{acc2} = [sum({acc})]\n{acc}.clear()\n{acc}.update({xs}[2:4])\n{acc2}.append(sum({acc}))\n"
@@ -324,6 +329,11 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            flat="{acc2} = [v for v in {acc} if v > {n}]\n{acc}.clear()\n{acc} += {xs}[2:4]\n"
                 "{acc2} += [v for v in {acc} if v > {n}]\n{acc}.clear()\n{acc} += {xs}[4:]",
            names="high_per_batch batch_highs"),
+        _s("seq", "ints words", "batch buffer | ends edges", "{acc} = {xs}[:3]", "{acc2} + {acc}", calls=False,
+           straight_only=True,
+           flat="{acc2} = {acc}[:1] + {acc}[-1:]\n{acc}.clear()\n{acc} += {xs}[3:6]\n"
+                "{acc2} += {acc}[:1] + {acc}[-1:]\n{acc}.clear()\n{acc} += {xs}[6:]",
+           names="batch_ends ends_then_rest"),
         _s("seq", "ints prices", "batch buffer | totals sums", "{acc} = {xs}[:2]", "{acc2} + [sum({acc})]",
            straight_only=True,
            flat="{acc2} = [sum({acc})]\n{acc}.clear()\n{acc}.extend({xs}[2:4])\n{acc2}.append(sum({acc}))\n"
@@ -341,6 +351,11 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            flat="{acc2} = [{acc}[c] for c in {acc}]\n{acc}.clear()\n{acc} |= {{w[0]: w for w in {xs}[3:]}}\n"
                 "{tmp} = [{acc}[c] for c in {acc}]\n{acc}.clear()\n{acc} |= {{w[-1]: w for w in {xs}}}",
            names="one_word_per_initial index_by_letter"),
+        _s("map", "ints", "latest by_parity | early firsts | late lasts", "{acc} = {{v % 2: v for v in {xs}[:3]}}",
+           "{acc2}, {tmp}, {acc}", calls=False, straight_only=True,
+           flat="{acc2} = [{acc}[r] for r in {acc}]\n{acc}.clear()\n{acc} |= {{v % 2: v for v in {xs}[3:]}}\n"
+                "{tmp} = [{acc}[r] for r in {acc}]\n{acc}.clear()\n{acc} |= {{v % {k}: v for v in {xs}}}",
+           names="latest_by_parity_per_batch index_by_rest"),
         _s("map", "words", "sizes lengths | longest widest", "{acc} = {{w: len(w) for w in {xs}[:2]}}",
            "{acc2} + [max({acc}, key={acc}.get, default='')]", straight_only=True,
            flat="{acc2} = [max({acc}, key={acc}.get)]\n{acc}.clear()\n"

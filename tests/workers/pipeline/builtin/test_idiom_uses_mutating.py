@@ -196,13 +196,19 @@ def test_set_clear_reports_each_batch_and_dict_clear_each_index() -> None:
         exec(code, space)  # noqa: S102
         data = ast.literal_eval(f"({args},)")[0]
         out = space[entry](list(data))
-        if cell.type == "set":
-            k = int(re.search(r"v % (\d+)", code).group(1))
-            assert out == tuple({v % k for v in b} for b in (data[:2], data[2:4], data[4:])), code
-        else:
-            assert out == ([{w[0]: w for w in data[:3]}[c] for c in {w[0]: w for w in data[:3]}],
-                           [{w[0]: w for w in data[3:]}[c] for c in {w[0]: w for w in data[3:]}],
-                           {w[-1]: w for w in data}), code
+        if cell.type == "set":  # the remainders (or the tens) of each batch
+            op = re.search(r"\{v (% \d+|// 10) for v in", code).group(1)
+            part = {"%": lambda v: v % int(op[2:]), "/": lambda v: v // 10}[op[0]]
+            assert out == tuple({part(v) for v in b} for b in (data[:2], data[2:4], data[4:])), code
+        else:  # one value per key in each batch, then every value by another key
+            if isinstance(data[0], str):
+                key, last = (lambda w: w[0]), {w[-1]: w for w in data}
+            else:
+                k = int(re.findall(r"v % (\d+): v", code)[-1])
+                key, last = (lambda v: v % 2), {v % k: v for v in data}
+            firsts = {key(v): v for v in data[:3]}
+            lasts = {key(v): v for v in data[3:]}
+            assert out == ([firsts[c] for c in firsts], [lasts[c] for c in lasts], last), code
         found += 1
     assert found >= 3, found
 

@@ -29,15 +29,17 @@ class Use:
     alt: tuple[str, ...] = ()
     xkinds: tuple[str, ...] = ()  # element kinds `stmt` reads: int float digit word char
     accs: tuple[tuple[str, ...], ...] = ()  # names for {acc}, {acc2}, then {tmp}
-    straight_only: bool = False  # `flat` binds a name `ret` reads: depth 0 only
+    straight_only: bool = False  # depth 0 only (a statement use: `flat` binds a name `ret` reads)
 
     @property
     def statement(self) -> bool:
         return bool(self.recv)
 
 
-def _u(text: str, rtype: str, kinds: str, calls: bool = True, names: str = "") -> Use:
-    return Use(text, rtype, tuple(kinds.split()), calls, tuple(names.split()))
+def _u(text: str, rtype: str, kinds: str, calls: bool = True, names: str = "",
+       straight_only: bool = False) -> Use:
+    """An expression use; `straight_only`: written at depth 0 (C1/C2) only."""
+    return Use(text, rtype, tuple(kinds.split()), calls, tuple(names.split()), straight_only=straight_only)
 
 
 def _s(recv: str, kinds: str, accs: str, init: str, ret: str, *, stmt: str = "", flat: str = "",

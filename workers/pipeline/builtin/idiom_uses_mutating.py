@@ -12,6 +12,11 @@ deepest block of a walk; `flat` is a straight body over the data {xs} (C1/C2, an
 deepest arm of a blueprint of tests only). Results of sets are sorted (hash order of
 strings changes between runs); at C1, where nothing else may be called, only sets of
 ints (whose order is fixed) are returned whole.
+clear is a buffer filled, summarized and cleared per batch of the data (the batches'
+remainders or tens, totals, ends, lines of words, longest words, one word per initial,
+the latest even and odd reading): both clears change the result. It and the later
+intersection_update uses are straight_only (C1/C2, where the generic forms cleared or
+intersected down to a constant), so the C3-C6 programs of these entries stay as they were.
 """
 
 from __future__ import annotations
@@ -296,6 +301,74 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            flat="{acc}.difference_update({{v for v in {xs} if v > {n}}})\n{acc}.difference_update({{{x}}})",
            names="small_ids drop_ids"),
     ),
+    ("set", "clear"): (
+        _s("set", "ints", "batch seen | first_rests early | second_rests middle", "{acc} = {{v for v in {xs}[:2]}}",
+           "{acc2}, {tmp}, {{v % {k} for v in {acc}}}", calls=False, straight_only=True,
+           flat="{acc2} = {{v % {k} for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[2:4]}}\n"
+                "{tmp} = {{v % {k} for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[4:]}}",
+           names="remainders_per_batch batch_remainders"),
+        _s("set", "ints", "batch seen | first_tens early | second_tens middle", "{acc} = {{v for v in {xs}[:2]}}",
+           "{acc2}, {tmp}, {{v // 10 for v in {acc}}}", calls=False, straight_only=True,
+           flat="{acc2} = {{v // 10 for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[2:4]}}\n"
+                "{tmp} = {{v // 10 for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[4:]}}",
+           names="tens_per_batch batch_decades"),
+        _s("set", "ints prices", "seen batch | totals sums", "{acc} = set({xs}[:2])", "{acc2} + [sum({acc})]",
+           straight_only=True,
+           flat="{acc2} = [sum({acc})]\n{acc}.clear()\n{acc}.update({xs}[2:4])\n{acc2}.append(sum({acc}))\n"
+                "{acc}.clear()\n{acc}.update({xs}[4:])",
+           names="distinct_totals_per_batch batch_sums"),
+        _s("set", "words", "letters seen | counts sizes", "{acc} = set(''.join({xs}[:2]))",
+           "{acc2} + [len({acc})]", straight_only=True,
+           flat="{acc2} = [len({acc})]\n{acc}.clear()\n{acc}.update(''.join({xs}[2:4]))\n"
+                "{acc2}.append(len({acc}))\n{acc}.clear()\n{acc}.update(''.join({xs}[4:]))",
+           names="letters_per_pair distinct_letters"),
+    ),
+    ("list", "clear"): (
+        _s("seq", "ints prices", "batch buffer | highs picked", "{acc} = {xs}[:2]", "{acc2}, {acc}", calls=False,
+           straight_only=True,
+           flat="{acc2} = [v for v in {acc} if v > {n}]\n{acc}.clear()\n{acc} += {xs}[2:4]\n"
+                "{acc2} += [v for v in {acc} if v > {n}]\n{acc}.clear()\n{acc} += {xs}[4:]",
+           names="high_per_batch batch_highs"),
+        _s("seq", "ints words", "batch buffer | ends edges", "{acc} = {xs}[:3]", "{acc2} + {acc}", calls=False,
+           straight_only=True,
+           flat="{acc2} = {acc}[:1] + {acc}[-1:]\n{acc}.clear()\n{acc} += {xs}[3:6]\n"
+                "{acc2} += {acc}[:1] + {acc}[-1:]\n{acc}.clear()\n{acc} += {xs}[6:]",
+           names="batch_ends ends_then_rest"),
+        _s("seq", "ints prices", "batch buffer | totals sums", "{acc} = {xs}[:2]", "{acc2} + [sum({acc})]",
+           straight_only=True,
+           flat="{acc2} = [sum({acc})]\n{acc}.clear()\n{acc}.extend({xs}[2:4])\n{acc2}.append(sum({acc}))\n"
+                "{acc}.clear()\n{acc}.extend({xs}[4:])",
+           names="batch_totals sum_per_batch"),
+        _s("seq", "words", "line_ buffer | lines rows", "{acc} = {xs}[:2]", "{acc2} + [' '.join({acc})]",
+           straight_only=True,
+           flat="{acc2} = [' '.join({acc})]\n{acc}.clear()\n{acc}.extend({xs}[2:4])\n"
+                "{acc2}.append(' '.join({acc}))\n{acc}.clear()\n{acc}.extend({xs}[4:])",
+           names="wrap_words fill_lines"),
+    ),
+    ("dict", "clear"): (
+        _s("map", "words", "by_letter index | early firsts | late lasts", "{acc} = {{w[0]: w for w in {xs}[:3]}}",
+           "{acc2}, {tmp}, {acc}", calls=False, straight_only=True,
+           flat="{acc2} = [{acc}[c] for c in {acc}]\n{acc}.clear()\n{acc} |= {{w[0]: w for w in {xs}[3:]}}\n"
+                "{tmp} = [{acc}[c] for c in {acc}]\n{acc}.clear()\n{acc} |= {{w[-1]: w for w in {xs}}}",
+           names="one_word_per_initial index_by_letter"),
+        _s("map", "ints", "latest by_parity | early firsts | late lasts", "{acc} = {{v % 2: v for v in {xs}[:3]}}",
+           "{acc2}, {tmp}, {acc}", calls=False, straight_only=True,
+           flat="{acc2} = [{acc}[r] for r in {acc}]\n{acc}.clear()\n{acc} |= {{v % 2: v for v in {xs}[3:]}}\n"
+                "{tmp} = [{acc}[r] for r in {acc}]\n{acc}.clear()\n{acc} |= {{v % {k}: v for v in {xs}}}",
+           names="latest_by_parity_per_batch index_by_rest"),
+        _s("map", "words", "sizes lengths | longest widest", "{acc} = {{w: len(w) for w in {xs}[:2]}}",
+           "{acc2} + [max({acc}, key={acc}.get, default='')]", straight_only=True,
+           flat="{acc2} = [max({acc}, key={acc}.get)]\n{acc}.clear()\n"
+                "{acc}.update({{w: len(w) for w in {xs}[2:4]}})\n"
+                "{acc2}.append(max({acc}, key={acc}.get, default=''))\n{acc}.clear()\n"
+                "{acc}.update({{w: len(w) for w in {xs}[4:]}})",
+           names="longest_per_pair widest_words"),
+        _s("map", "ints", "latest by_rest | groups snapshots", "{acc} = {{v % {k}: v for v in {xs}[:3]}}",
+           "{acc2} + [sorted({acc}.items())]", straight_only=True,
+           flat="{acc2} = [sorted({acc}.items())]\n{acc}.clear()\n{acc}.update({{v % {k}: v for v in {xs}[3:5]}})\n"
+                "{acc2}.append(sorted({acc}.items()))\n{acc}.clear()\n{acc}.update({{v % {k}: v for v in {xs}[5:]}})",
+           names="latest_per_rest group_snapshots"),
+    ),
     ("set", "intersection_update"): (
         _s("set", "ints", "kept allowed", "{acc} = set(range(1, {n} + 1))", "sorted({acc})",
            flat="{acc}.intersection_update({xs})\n{acc}.intersection_update(v for v in {xs} if v % 2)",
@@ -303,6 +376,13 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _s("set", "ints", "kept both", "{acc} = {{v for v in {xs} if v > {n}}}", "{acc}", calls=False,
            flat="{acc}.intersection_update({xs}[{k}:])\n{acc}.intersection_update({{v for v in {xs} if v % 2 == 0}})",
            names="late_even_high common_ids"),
+        _s("set", "ints", "rests shared", "{acc} = {{v % {k} for v in {xs}[::2]}}", "{acc}", calls=False,
+           flat="{acc}.intersection_update({{v % {k} for v in {xs}[1::2]}})\n"
+                "{acc}.intersection_update({{v % {k} for v in {xs} if v > {n}}})",
+           names="shared_remainders common_rests", straight_only=True),
+        _s("set", "words", "vowels shared", "{acc} = set('aeiou')", "sorted({acc})",
+           flat="{acc}.intersection_update(''.join({xs}[:{k}]))\n{acc}.intersection_update(''.join({xs}[{k}:]))",
+           names="vowels_in_both_groups shared_vowels", straight_only=True),
     ),
     ("set", "&="): (
         _s("set", "ints", "kept allowed", "{acc} = set(range(1, {n} + 1))", "sorted({acc})",

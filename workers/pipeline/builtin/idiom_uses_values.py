@@ -11,13 +11,21 @@ of a list of slices. Entries with no such use in ordinary code are left to the g
   isdigit, isdecimal, isnumeric, isspace, isascii, isprintable) read the data's lowercase
   letters, spaces and commas the same way on every input;
 - splitlines and expandtabs need newlines and tabs the data never has; encode,
-  format_map, maketrans and float bool(), as_integer_ratio nest only inside themselves;
-- dict ==, !=, keys, values, fromkeys and set ==, !=, isdisjoint, issubset, issuperset
-  nest only as one collection built from another (`d.keys()` over a dict made from
-  `e.keys()`), or compare collections that are equal or disjoint on nearly every input;
-- tuple == (are the even readings in order) and set < (the small readings a proper part of
-  the even ones) had uses, taken out again: in the C4-C6 layouts their programs ran past
-  80 traced lines often enough to lift the batch's p90 (80 -> 82 on seed 12).
+  format_map, maketrans and as_integer_ratio nest only inside themselves;
+- dict !=, keys, values, fromkeys and set !=, isdisjoint, issubset, issuperset nest only as
+  one collection built from another (`d.keys()` over a dict made from `e.keys()`), or
+  compare collections that are equal or disjoint on nearly every input;
+- set < (the small readings a proper part of the even ones) had a use, taken out again: in
+  the C4-C6 layouts its programs ran past 80 traced lines often enough to lift the batch's
+  p90 (80 -> 82 on seed 12).
+Uses marked straight_only are written at C1/C2 only (the generic forms there compare
+collections that differ on every input, so their output never changed), and leave the
+C3-C6 programs as they were: tuple == and != compare the even/odd pattern of the two ends
+(a loop over them, as over set <, ran past 80 traced lines too often at C4-C6),
+dict == whether the latest even and odd readings come after the first few, set == whether
+the even and odd readings fall in the same residues, set > whether the residues (initials)
+of all items are more than those of the large (later) ones, float bool() counts or finds
+prices, float != keeps the prices between the ends and the steps between unlike prices.
 """
 
 from __future__ import annotations
@@ -122,6 +130,18 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("{x} not in tuple(v for v in {xs} if v not in {xs}[:{k}])", "bool", "ints words",
            names="only_early check_dims"),
     ),
+    ("tuple", "=="): (
+        _u("({xs}[0] % 2 == 0, {xs}[1] % 2 == 0) == ({xs}[-2] % 2 == 0, {xs}[-1] % 2 == 0)", "bool", "ints",
+           calls=False, names="same_parity_pattern check_ends", straight_only=True),
+        _u("tuple(v % 3 == 0 for v in {xs}[:2]) == tuple(v % 3 == 0 for v in {xs}[-2:])", "bool", "ints",
+           names="same_multiple_pattern check_ends", straight_only=True),
+    ),
+    ("tuple", "!="): (
+        _u("({xs}[0] % 2 != 0, {xs}[1] % 2 != 0) != ({xs}[-2] % 2 != 0, {xs}[-1] % 2 != 0)", "bool", "ints",
+           calls=False, names="parity_pattern_changes check_ends", straight_only=True),
+        _u("tuple(v % 3 != 0 for v in {xs}[:2]) != tuple(v % 3 != 0 for v in {xs}[-2:])", "bool", "ints",
+           names="multiple_pattern_changes check_ends", straight_only=True),
+    ),
     ("tuple", "*"): (
         _u("(0,) * ({k} * len({xs}))", "tuple", "ints", names="blank_record make_buffer"),
     ),
@@ -143,6 +163,18 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("[p for p in {xs} if {lo} != p != {x}]", "list", "prices", calls=False,
            names="other_prices drop_marks"),
         _u("[p for p in {xs} if round(p) != p != {x}]", "list", "prices", names="uneven_prices drop_marks"),
+        _u("[p for p in {xs} if {xs}[0] != p != {xs}[-1]]", "list", "prices", calls=False,
+           names="inner_prices drop_ends", straight_only=True),
+        _u("[round(b - a, 2) for a, b in zip({xs}, {xs}[1:]) if a != b != {x}]", "list", "prices",
+           names="price_changes find_changes", straight_only=True),
+    ),
+    ("float", "bool()"): (
+        _u("bool([p for p in {xs} if bool(p % 1) and p > {x}][{k}:])", "bool", "prices", calls=False,
+           names="many_above_cap check_prices", straight_only=True),
+        _u("bool([p for p in {xs} if bool(p // 1 % 2)][{k}:])", "bool", "prices", calls=False,
+           names="many_odd_dollars check_prices", straight_only=True),
+        _u("bool(sum(1 for p in {xs} if bool(round(p) % 2)) % 2)", "bool", "prices",
+           names="odd_count_of_odd_dollars check_prices", straight_only=True),
     ),
     ("float", "is_integer"): (
         _u("(sum(p for p in {xs} if p.is_integer()) / {k}).is_integer()", "bool", "prices",
@@ -216,7 +248,23 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("sorted({{n: w for w, n in {{w: len(w) for w in {xs}}}.items()}}.items())", "list", "words",
            names="one_word_per_length group_sizes"),
     ),
+    ("dict", "=="): (
+        _u("{{v % 2 == 0: v for v in {xs}}} == {{v % 2 == 0: v for v in {xs}[{k}:]}}", "bool", "ints",
+           calls=False, names="latest_kinds_recent check_latest", straight_only=True),
+        _u("{{v % {k} == 0: v for v in {xs}}} == {{v % {k} == 0: v for v in {xs}[-{k}:]}}", "bool", "ints",
+           calls=False, names="latest_multiples_recent check_latest", straight_only=True),
+        _u("{{round(p) % 2 == 0: p for p in {xs}}} == {{round(p) % 2 == 0: p for p in {xs}[{k}:]}}", "bool",
+           "prices", names="latest_kinds_recent check_latest", straight_only=True),
+    ),
     # --- set -------------------------------------------------------------------------
+    ("set", "=="): (
+        _u("{{v % 3 for v in {xs} if v % 2 == 0}} == {{v % 3 for v in {xs} if v % 2 == 1}}", "bool", "ints",
+           calls=False, names="same_residues_by_parity check_groups", straight_only=True),
+        _u("{{v % 3 for v in {xs} if v > {n}}} == {{v % 3 for v in {xs} if v % 2 == 0}}", "bool", "ints",
+           calls=False, names="same_residues_large_even check_groups", straight_only=True),
+        _u("{{v % 2 for v in {xs}[::2]}} == {{v % 2 for v in {xs}[1::2]}} == {{0, 1}}", "bool", "ints",
+           calls=False, names="mixed_alternate_slots check_groups", straight_only=True),
+    ),
     ("set", "<="): (
         _u("{{v for v in {xs} if v <= {n}}} <= {{v for v in {xs} if v % 2 == 0}}", "bool", "ints", calls=False,
            names="small_all_even check_groups"),
@@ -228,5 +276,9 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("set", ">"): (
         _u("{{v for v in {xs} if v % 2 == 0}} > {{v for v in {xs} if v > {n}}}", "bool", "ints", calls=False,
            names="even_beyond_large check_groups"),
+        _u("{{v % {k} for v in {xs}}} > {{v % {k} for v in {xs} if v > {n}}}", "bool", "ints", calls=False,
+           names="residues_beyond_large check_groups", straight_only=True),
+        _u("{{w[0] for w in {xs}}} > {{w[0] for w in {xs} if w > {x}}}", "bool", "words", calls=False,
+           names="initials_beyond_later check_groups", straight_only=True),
     ),
 }

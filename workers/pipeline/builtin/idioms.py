@@ -878,6 +878,10 @@ def build_idiom(entry: Entry, knobs: Knobs, rng: random.Random,
         return None
     if any(u.statement for u in fitting):  # an entry's uses are statements or expressions, not both
         return _build_statement(entry, knobs, rng, [u for u in fitting if u.statement], entry_names)
+    if knobs.control_flow_depth:  # depth-0 uses are left out of loops and tests
+        fitting = [u for u in fitting if not u.straight_only]
+        if not fitting:
+            return None
     if not knobs.control_flow_depth and rng.random() > min(0.25, DEPTH0_SHARE * len(fitting)):
         return None  # a straight pipeline has few surface variants: keep a cell's programs distinct
     use = rng.choice(fitting)

@@ -158,3 +158,79 @@ def test_values_the_tasks_promise() -> None:
         assert all(isinstance(vs, list) for sub in groups.values() for vs in sub.values()), code
         checked += 1
     assert checked >= 8, checked
+
+
+def test_clear_uses_fill_summarize_and_clear_a_buffer_per_batch() -> None:
+    """The clear uses (depth 0 only): each batch of the data is summarized on its own, so
+    both clears change the result; the draws are a function of the seed."""
+    for t in ("set", "list", "dict"):
+        assert all(u.straight_only and u.flat.count(".clear()") == 2 for u in MUTATING_USES[(t, "clear")])
+        assert levels_of(t, "clear") == ["C1", "C2"]
+        for level in ("C1", "C2"):
+            assert draws(t, "clear", level, 3) == draws(t, "clear", level, 3)
+    prepared = re.compile(r"\b(cleaned|data|batch|subset|selected) = ")
+    checked = 0
+    for cell, (code, entry, args) in draws("list", "clear", "C2", 24):
+        if prepared.search(code):
+            continue
+        space: dict = {}
+        exec(code, space)  # noqa: S102
+        data = ast.literal_eval(f"({args},)")[0]
+        batches = [data[:2], data[2:4], data[4:]]
+        joined = "' '.join" in code
+        expected = [" ".join(b) for b in batches] if joined else [sum(b) for b in batches]
+        assert space[entry](list(data)) == expected, code
+        checked += 1
+        unclear = code.replace(".clear()", ".extend([])", 1)  # the first clear left out
+        exec(unclear, space)  # noqa: S102
+        assert space[entry](list(data)) != expected or not any(data[:2]), unclear
+    assert checked >= 2, checked
+
+
+def test_set_clear_reports_each_batch_and_dict_clear_each_index() -> None:
+    found = 0
+    for cell, (code, entry, args) in draws("set", "clear", "C1", 6) + draws("dict", "clear", "C1", 6):
+        if re.search(r"\b(cleaned|data|subset|selected) = |\bbatch = (?!\{)", code):
+            continue
+        space: dict = {}
+        exec(code, space)  # noqa: S102
+        data = ast.literal_eval(f"({args},)")[0]
+        out = space[entry](list(data))
+        if cell.type == "set":  # the remainders (or the tens) of each batch
+            op = re.search(r"\{v (% \d+|// 10) for v in", code).group(1)
+            part = {"%": lambda v: v % int(op[2:]), "/": lambda v: v // 10}[op[0]]
+            assert out == tuple({part(v) for v in b} for b in (data[:2], data[2:4], data[4:])), code
+        else:  # one value per key in each batch, then every value by another key
+            if isinstance(data[0], str):
+                key, last = (lambda w: w[0]), {w[-1]: w for w in data}
+            else:
+                k = int(re.findall(r"v % (\d+): v", code)[-1])
+                key, last = (lambda v: v % 2), {v % k: v for v in data}
+            firsts = {key(v): v for v in data[:3]}
+            lasts = {key(v): v for v in data[3:]}
+            assert out == ([firsts[c] for c in firsts], [lasts[c] for c in lasts], last), code
+        found += 1
+    assert found >= 3, found
+
+
+NEW_DEPTH0 = [(t, m, i) for t, m in [("set", "clear"), ("list", "clear"), ("dict", "clear"),
+                                     ("set", "intersection_update")]
+              for i, u in enumerate(MUTATING_USES[(t, m)]) if u.straight_only]
+
+
+@pytest.mark.parametrize("t, method, index", NEW_DEPTH0)
+def test_each_depth0_statement_use_alone_varies(t: str, method: str, index: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import workers.pipeline.builtin.idioms as idioms
+    use = MUTATING_USES[(t, method)][index]
+    monkeypatch.setitem(idioms.USES, (t, method), (use,))
+    monkeypatch.setattr(idioms, "STATEMENT_DEPTH0_SHARE", 1.0)
+    made = draws(t, method, "C1" if not use.calls else "C2", 4)
+    assert made, use.flat
+    varied = 0
+    for cell, (code, entry, args) in made:
+        assert measure_structure(code, entry, cell).matches and not static_findings(code), code
+        outputs = {run(code, entry, args)[0]} | {run(code, entry, c.args)[0]
+                                                for c in synthesize_inputs(args, 6, seed=len(code))}
+        varied += len(outputs) >= 2
+    assert varied >= 0.75 * len(made), (use.flat, varied)

@@ -58,7 +58,9 @@ def _good_draw(key: tuple[str, str], level: str) -> str | None:
 def test_each_entry_writes_working_programs_at_c1_c3_c6(key: tuple[str, str],
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(idioms, "DEPTH0_SHARE", 1.0)  # depth-0 draws every time they may
-    levels = ["C3", "C6"] + (["C1"] if any(not u.calls for u in VALUE_USES[key]) else [])
+    uses = VALUE_USES[key]
+    deep = any(not u.straight_only for u in uses)  # entries of depth-0 uses only: C1/C2
+    levels = (["C3", "C6"] if deep else ["C2"]) + (["C1"] if any(not u.calls for u in uses) else [])
     for level in levels:
         assert _good_draw(key, level) is not None, (key, level)
 
@@ -82,12 +84,46 @@ def test_every_use_reads_its_data_and_nests_the_target() -> None:
             assert measured.other_methods == use.calls, use.text  # calls=False: the target alone
 
 
+STRAIGHT = sorted(k for k, uses in VALUE_USES.items() if all(u.straight_only for u in uses))
+
+
+def test_depth0_uses_stay_out_of_loops_and_tests() -> None:
+    """An entry whose uses are all straight_only is left to the generic forms at C3-C6 (no
+    draw from the generator's stream); one with other uses draws only those there."""
+    assert ("tuple", "==") in STRAIGHT and ("set", "==") in STRAIGHT
+    for key in STRAIGHT:
+        entry = CATALOG.get(*key)
+        for level in ("C3", "C4", "C5", "C6"):
+            for i in range(6):
+                knobs = with_blueprint(LEVELS[level], random.Random(f"deep:{i}"))
+                rng = random.Random(f"deep:{key}:{i}")
+                before = rng.getstate()
+                assert idioms.build_idiom(entry, knobs, rng, ("task",)) is None, (key, level)
+                assert rng.getstate() == before, key
+    for key in [("float", "!="), ("set", ">")]:  # the same draws as without the depth-0 uses
+        deep = tuple(u for u in VALUE_USES[key] if not u.straight_only)
+        assert deep and len(deep) < len(VALUE_USES[key]), key
+        for i in range(12):
+            knobs = with_blueprint(LEVELS["C4"], random.Random(f"deep:{i}"))
+            made = idioms.build_idiom(CATALOG.get(*key), knobs, random.Random(f"d:{key}:{i}"), ("task",))
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setitem(idioms.USES, key, deep)
+                assert made == idioms.build_idiom(CATALOG.get(*key), knobs, random.Random(f"d:{key}:{i}"),
+                                                  ("task",)), key
+
+
 def test_the_same_seed_gives_the_same_value_draws() -> None:
     entry = CATALOG.get("dict", "get")
     knobs = with_blueprint(LEVELS["C5"], random.Random(4))
     first = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(10)]
     again = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(10)]
     assert first == again and len({d for d in first if d is not None}) >= 8
+    for key in STRAIGHT:
+        knobs = LEVELS["C2"]
+        entry = CATALOG.get(*key)
+        first = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(40)]
+        again = [idioms.build_idiom(entry, knobs, random.Random(f"same:{i}"), ("task",)) for i in range(40)]
+        assert first == again and any(first), key
 
 
 def _value(key: tuple[str, str], index: int, **values: str) -> object:
@@ -116,3 +152,48 @@ def test_uses_compute_what_they_are_named_for() -> None:
     # a text with doubled letters
     assert _value(("str", "=="), 0, w="'apple'") is False
     assert _value(("str", "=="), 0, w="'river'") is True
+
+
+def test_depth0_uses_compute_what_they_are_named_for() -> None:
+    # the ends follow the same even/odd pattern (and the pattern changes)
+    assert _value(("tuple", "=="), 0, xs="[2, 3, 8, 5]") is True
+    assert _value(("tuple", "=="), 0, xs="[2, 3, 5, 8]") is False
+    assert _value(("tuple", "=="), 1, xs="[3, 1, 6, 2]") is True
+    assert _value(("tuple", "!="), 0, xs="[1, 2, 3, 4]") is False
+    assert _value(("tuple", "!="), 0, xs="[1, 2, 4, 3]") is True
+    assert _value(("tuple", "!="), 1, xs="[3, 1, 2, 6]") is True
+    # more than k prices with cents above the cap; more than k odd dollar amounts
+    bool_ = ("float", "bool()")
+    assert _value(bool_, 0, xs="[4.5, 6.25, 7.0, 9.75]", x="5.0", k="1") is True
+    assert _value(bool_, 0, xs="[4.5, 6.25, 7.0, 9.75]", x="7.0", k="1") is False
+    assert _value(bool_, 1, xs="[1.5, 3.25, 4.5, 5.0]", k="1") is True
+    assert _value(bool_, 1, xs="[1.5, 2.25, 4.5]", k="1") is False
+    assert _value(bool_, 2, xs="[1.2, 2.1, 3.4]") is False and _value(bool_, 2, xs="[1.2, 2.1]") is True
+    # the latest even and odd readings both come after the first k
+    assert _value(("dict", "=="), 0, xs="[1, 2, 3, 4]", k="2") is True
+    assert _value(("dict", "=="), 0, xs="[1, 3, 2, 4]", k="2") is False
+    # the even and odd readings fall in the same residues; both alternate slots mixed
+    assert _value(("set", "=="), 0, xs="[4, 7, 10, 1]") is True
+    assert _value(("set", "=="), 0, xs="[4, 9, 10, 1]") is False
+    assert _value(("set", "=="), 2, xs="[1, 2, 4, 3]") is True
+    assert _value(("set", "=="), 2, xs="[1, 3, 5, 4]") is False
+    # the residues of all readings are more than those of the large ones
+    assert _value(("set", ">"), 1, xs="[1, 2, 9]", k="3", n="5") is True
+    assert _value(("set", ">"), 1, xs="[9, 12]", k="3", n="5") is False
+    assert _value(("set", ">"), 2, xs="['ant', 'bee', 'cow']", x="'bee'") is True
+    assert _value(("set", ">"), 2, xs="['cow', 'cat']", x="'bee'") is False
+    # prices strictly between the ends' values; steps between unlike neighbours
+    assert _value(("float", "!="), 2, xs="[1.5, 2.5, 1.5, 3.0]") == [2.5]
+    assert _value(("float", "!="), 3, xs="[1.0, 2.5, 2.5, 4.0]", x="4.0") == [1.5]
+
+
+@pytest.mark.parametrize("key, index", [(k, i) for k in STRAIGHT + [("float", "!="), ("set", ">")]
+                                        for i, u in enumerate(VALUE_USES[k]) if u.straight_only],
+                         ids=lambda v: f"{v[0]}.{v[1]}" if isinstance(v, tuple) else str(v))
+def test_each_depth0_use_alone_writes_programs_that_tell_inputs_apart(key: tuple[str, str], index: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    use = VALUE_USES[key][index]
+    monkeypatch.setattr(idioms, "DEPTH0_SHARE", 1.0)
+    monkeypatch.setitem(idioms.USES, key, (use,))
+    for level in ["C2"] + (["C1"] if not use.calls else []):
+        assert _good_draw(key, level) is not None, (use.text, level)

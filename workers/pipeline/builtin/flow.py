@@ -4,9 +4,21 @@ A body starts from the parameters, and every value it binds flows into the one v
 returns: an accumulator (a running total, parts joined at the end, a list of findings, or a
 working copy the target mutates) that each level of the control-flow chain feeds. Loops run
 over the data (the items, the words, the characters of a word, the digits of a number, an
-index walk or a work list), conditions test the current element (so both arms run for some
-element), and the target use sits in the deepest block, nested as the level asks. Variables
-first bound inside a block are forgotten when it closes, so no path reads an unbound name.
+index walk or a work list), and the target use sits in the deepest block, nested as the
+level asks. Variables first bound inside a block are forgotten when it closes, so no path
+reads an unbound name.
+
+Every arm should run for some of the 3 inputs the pipeline keeps (coverage-first among
+type-directed candidates), so tests are chosen on a sample: the teacher's input and
+SAMPLES - 1 values of each parameter drawn as input synthesis draws them. Inside a loop a
+test is on the current element, split by the values of the anchor input (the first one the
+tests around let through), else by those of every sample input. Outside loops a test is on
+the whole input, and each input takes one path, so the arms there are chosen to split the
+sample inputs: every arm off the deepest path gets some of them, the deep arm the teacher's
+where it can; an else joins only while those arms need at most MAX_PATHS inputs in all; and
+where they need more than one, few inputs fall through, and an arm with levels below walks
+the data (an input reaching it then reaches more blocks no kept input reached yet than one
+that only falls through an if, so the coverage-first choice takes it).
 """
 
 from __future__ import annotations

@@ -4,20 +4,36 @@ A body starts from the parameters, and every value it binds flows into the one v
 returns: an accumulator (a running total, parts joined at the end, a list of findings, or a
 working copy the target mutates) that each level of the control-flow chain feeds. Loops run
 over the data (the items, the words, the characters of a word, the digits of a number, an
-index walk or a work list), conditions test the current element (so both arms run for some
-element), and the target use sits in the deepest block, nested as the level asks. Variables
-first bound inside a block are forgotten when it closes, so no path reads an unbound name.
+index walk or a work list), and the target use sits in the deepest block, nested as the
+level asks. Variables first bound inside a block are forgotten when it closes, so no path
+reads an unbound name.
+
+Every arm should run for some of the 3 inputs the pipeline keeps (coverage-first among
+type-directed candidates), so tests are chosen on a sample: the teacher's input and
+SAMPLES - 1 values of each parameter drawn as input synthesis draws them. Inside a loop a
+test is on the current element, split by the values of the anchor input (the first one the
+tests around let through), else by those of every sample input. Outside loops a test is on
+the whole input, and each input takes one path, so the arms there are chosen to split the
+sample inputs: every arm off the deepest path gets some of them, the deep arm the teacher's
+where it can; an else joins only while those arms need at most MAX_PATHS inputs in all; and
+where they need more than one, few inputs fall through, and an arm with levels below walks
+the data (an input reaching it then reaches more blocks no kept input reached yet than one
+that only falls through an if, so the coverage-first choice takes it).
 """
 
 from __future__ import annotations
 
+import ast
+import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workers.pipeline.builtin.context import Ctx, p
+from workers.pipeline.builtin.context import Ctx, Param, p
 from workers.pipeline.builtin.piece import Form, Piece
+from workers.pipeline.input_synthesis import new_value
+from workers.pipeline.inputs import SizeBounds
 from workers.pipeline.naturalness.static import decided
 
 ELEMENT = {"str": "str", "list": "int", "tuple": "int", "set": "int", "flist": "float",
@@ -53,8 +69,13 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("{x} < 'm'", lambda v, k, n: v < "m"), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
             ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou")),
     "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0),
-            ("{x} < {limit}", lambda v, k, n: v < k)),
+            ("{x} < {limit}", lambda v, k, n: v < k), ("{x} > {n}", lambda v, k, n: v > n),
+            ("{x} % 3 == 0", lambda v, k, n: v % 3 == 0), ("{x} < {n}", lambda v, k, n: v < n)),
 }
+SAMPLES = 12  # inputs whole-input tests are chosen on: the teacher's, then type-directed ones
+MIN_ARM = (4, 2)  # of them, what each arm off the deepest path gets: wanted, at least
+MAX_PATHS = 2  # inputs the arms under whole-input tests may need in all before an else joins
+_BOUNDS = SizeBounds()
 
 
 @dataclass
@@ -62,7 +83,8 @@ class Var:
     name: str
     type: str
     kind: str = "value"  # value | char | word | index | work (a copy the target may change)
-    sample: list = field(default_factory=list)  # its values on the teacher's own input
+    sample: list = field(default_factory=list)  # its values on the anchor input
+    wide: list = field(default_factory=list)  # its values on every live sample input
 
 
 class Flow:
@@ -88,8 +110,17 @@ class Flow:
         self.walked_words: set[str] = set()
         self.guards: list[str] = []  # the tests of the if-arms being written
         self.facts: list[tuple[str, bool]] = []  # tests known true or false where the next test goes
-        self.limit_value = 0
+        self.limit_literal = "0"
+        self.limit_added = False
         self.nested = True
+        # the sample: each parameter's value in SAMPLES inputs (the teacher's first), the
+        # ones the open whole-input tests let through (the first of them: the anchor, whose
+        # elements element tests split), and the inputs the arms off the path need
+        self.seed = g.rng.getrandbits(32)
+        self.values: dict[str, list] = {}
+        self.live: list[int] = list(range(SAMPLES))
+        self.outside = 0
+        self.efacts: list[tuple[str, Any, bool]] = []  # element tests known true or false here
 
     # --- emitting ---------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -115,10 +146,53 @@ class Flow:
                      and v is not self.param and v.name != self.acc), None)
 
     def threshold(self) -> str:
+        """The limit parameter's name: it joins the parameters once a written test uses it."""
         if self.limit is None:
-            self.limit = self.g.param("int")
-            self.limit_value = int(self.g.params[-1].literal)
+            self.limit = self.g.fresh("int")
+            self.limit_literal = self.g.lit("int", for_param=True)
         return self.limit
+
+    def commit(self, text: str) -> str:
+        if self.limit is not None and not self.limit_added and re.search(rf"\b{self.limit}\b", text):
+            self.g.params.append(Param(self.limit, "int", self.limit_literal))
+            self.g.remember(self.limit, "int")
+            self.limit_added = True
+        return text
+
+    # --- the sample ---------------------------------------------------------------------
+    def values_of(self, name: str) -> list:
+        """A parameter's value in each sample input: the teacher's, then values of its type
+        and shape drawn as the pipeline's type-directed inputs are."""
+        vals = self.values.get(name)
+        if vals is None:
+            literal = self.limit_literal if name == self.limit else \
+                next(q.literal for q in self.g.params if q.name == name)
+            first = ast.literal_eval(literal)
+            rng = random.Random(f"flow:{self.seed}:{name}")
+            vals = [first] + [new_value(first, rng, _BOUNDS) for _ in range(SAMPLES - 1)]
+            self.values[name] = vals
+        return vals
+
+    def anchor(self) -> int:
+        return self.live[0] if self.live else 0
+
+    def limit_at(self, i: int) -> Any:
+        return self.values_of(self.limit)[i] if self.limit is not None else 0
+
+    def value(self, src: Var) -> Any:
+        """`src`'s value in the anchor input (an element: its first sample value)."""
+        if src is self.param:
+            return self.values_of(src.name)[self.anchor()]
+        return src.sample[0] if src.sample else None
+
+    def spread(self, fn: Callable[[Any], Any]) -> list:
+        """`fn`'s items on the parameter's value in every live sample input, in a row."""
+        vals = self.values_of(self.param.name)
+        return [y for i in self.live for y in _safe_list(fn, vals[i])]
+
+    def env(self, i: int) -> dict[str, Any]:
+        names = [q.name for q in self.g.params] + ([self.limit] if self.limit else [])
+        return {n: _copy(self.values_of(n)[i]) for n in names}
 
     def target_piece(self, nest: int) -> Piece:
         g = self.g
@@ -232,51 +306,189 @@ class Flow:
         return acc
 
     # --- control flow -----------------------------------------------------------------
-    def condition(self, taken: list[str], before: tuple = ()) -> tuple[str, bool | None, Any]:
-        """A test on the current element (one that splits the sample values the earlier
-        arms `before` leave, where one does) or on the whole input; with its truth on the
-        teacher's input when known, and its test function."""
+    def element_tests(self, var: Var, chained: bool, with_else: bool) -> tuple[list[tuple[str, Any]], bool, list[int]]:
+        """Tests on the current element `var` for an if (if-elif) and whether an else joins:
+        every arm taken by some values of the anchor input the tests around let through,
+        else by a few values of the other live inputs, where tests can; the first such in
+        the drawn order. (tests with their functions, else, values per explicit arm)."""
         g = self.g
-        var = self.newest_element()
+        a = self.anchor()
+        near = [v for v in var.sample if self.holds(var, v)]
+        far = [v for v in var.wide if self.holds(var, v)][:60]
+        opts: list[tuple[str, Any, list, list]] = []
         if self.target_type == "bool" and self.helper is None and g.rng.random() < 0.5:
-            piece = self.target_piece(1)
-            if not piece.pre and not piece.stmt and piece.expr not in taken:
-                return piece.expr, None, None
-        if var is None:
-            return self.whole_condition(taken)
+            text = self.piece_test(self.guards)
+            if text is not None and re.search(rf"\b{re.escape(var.name)}\b", text):
+                env = self.env(a)
+                tn = _truths(text, [{**env, var.name: v} for v in near])
+                tf = _truths(text, [{**env, var.name: v} for v in far])
+                if tn is not None and tf is not None:
+                    opts.append((text, None, tn, tf))
         kind = "char" if var.kind == "char" else "word" if var.type == "str" else var.type
         options = list(_CONDITIONS.get(kind, _CONDITIONS["int"]))
         g.rng.shuffle(options)
-        left = [v for v in var.sample
-                if not any(_safe(t, v, self.limit_value) for t in before if t is not None)]
-        fallback = None
         for template, test in options:
             limit = self.threshold() if "{limit}" in template else ""
             text = template.format(x=var.name, limit=limit)
-            if text in taken or decided(text, self.facts) is not None:
-                continue
-            fallback = fallback or (text, None, test)
-            truths = {_safe(test, v, self.limit_value) for v in left}
-            if truths >= {True, False}:
-                return text, None, test
-        return fallback or self.whole_condition(taken)
+            if text not in self.guards:
+                k = self.limit_at(a)
+                opts.append((text, test, [_safe(test, v, k) for v in near], [_safe(test, v, k) for v in far]))
 
-    def whole_condition(self, taken: list[str]) -> tuple[str, bool | None, Any]:
+        def split(combo: list, which: int) -> list[int] | None:
+            counts = [0] * (len(combo) + 1)
+            for j in range(len(combo[0][which])):
+                for b, o in enumerate(combo):
+                    t = o[which][j]
+                    if t is None:
+                        return None
+                    if t:
+                        counts[b] += 1
+                        break
+                else:
+                    counts[-1] += 1
+            return counts
+
+        def tier(combo: list, other: bool) -> tuple[int, list[int]]:
+            for level, which, least in ((0, 2, 1), (1, 3, 2)):
+                counts = split(combo, which)
+                if counts is None:
+                    return 3, []
+                arms = counts if other or len(combo) == 1 else counts[:-1]
+                if all(n >= least for n in arms):
+                    return level, counts
+            return 2, counts or []
+
+        ok: dict[tuple[str, str | None], bool] = {}
+
+        def usable(text: str, after: str | None) -> bool:
+            if (text, after) not in ok:
+                facts = self.facts + ([(after, False)] if after else [])
+                ok[(text, after)] = decided(text, facts) is None
+            return ok[(text, after)]
+
+        for other in ((True, False) if with_else else (False,)):
+            best: tuple[int, list, list[int]] | None = None
+            for o1 in opts:
+                for o2 in ([None] if not chained else opts):
+                    if o2 is not None and o2[0] == o1[0]:
+                        continue
+                    combo = [o1] + ([o2] if o2 is not None else [])
+                    level, counts = tier(combo, other)
+                    if best is not None and level >= best[0]:
+                        continue
+                    if not usable(o1[0], None) or (o2 is not None and not usable(o2[0], o1[0])):
+                        continue
+                    best = (level, combo, counts)
+                    if level == 0:
+                        break
+                if best is not None and best[0] == 0:
+                    break
+            if best is not None and (best[0] == 0 or not other):
+                return [(o[0], o[1]) for o in best[1]], other, best[2]
+        text = f"{var.name} == {g.int_(10, 30)}" if var.type == "int" else f"not {var.name}"
+        return [(text, None)] * (1 + int(chained)), False, []  # decided: the draw fails the static rules
+
+    def holds(self, var: Var, v: Any) -> bool:
+        """Whether an element value `v` of `var` meets the element tests around."""
+        k = self.limit_at(self.anchor())
+        return all(_safe(t, v, k) == truth for name, t, truth in self.efacts if name == var.name)
+
+    def piece_test(self, taken: list[str]) -> str | None:
+        """The target itself as a test (a bool target), when it needs no statement; a
+        parameter it drew is dropped again when it is not used."""
+        g = self.g
+        params, pool = list(g.params), {t: list(v) for t, v in g.pool.items()}
+        piece = self.target_piece(1)
+        if not piece.pre and not piece.stmt and piece.expr not in taken:
+            return piece.expr
+        g.params[:], g.pool = params, pool
+        return None
+
+    def whole_tests(self) -> list[tuple[str, list]]:
+        """Tests on the whole input, each with its truth in every sample input (None where
+        it raises), thresholds drawn from the sizes of the inputs still live."""
         g, x, t = self.g, self.param.name, self.param.type
         group = ("num" if t in ("int", "float") else "str" if t == "str" else
                  t if t in ("set", "dict") else "seq")
         options = [o for o in _WHOLE[group] if t != "flist" or "{limit} in" not in o[0]]
         g.rng.shuffle(options)
-        value = self.param.sample[0] if self.param.sample else None
-        size = len(value) if hasattr(value, "__len__") else 3
+        vals = self.values_of(x)
+        if group == "num":  # a bound among the live values
+            ns = sorted({int(vals[i]) for i in self.live}) or [3]
+        else:
+            sizes = {len(vals[i]) for i in self.live if hasattr(vals[i], "__len__")}
+            ns = sorted({m for s in sizes for m in (s - 1, s, s + 1) if m >= 1}) or [3]
+        out = []
         for template, test in options:
-            n = max(1, size + g.choice((-1, 0, 1)))
             limit = self.threshold() if "{limit}" in template else ""
-            text = template.format(x=x, n=n, limit=limit)
-            if text not in taken and decided(text, self.facts) is None:
-                return text, _safe(test, value, self.limit_value, n), None
-        fallback = f"{x} > {g.int_(10, 30)}" if group == "num" else f"len({x}) > {g.int_(6, 9)}"
-        return fallback, None, None  # decided by the tests around it, the draw fails the static rules
+            for n in (g.rng.sample(ns, min(4, len(ns))) if "{n}" in template else [0]):
+                text = template.format(x=x, n=n, limit=limit)
+                out.append((text, [_safe(test, vals[i], self.limit_at(i), n) for i in range(SAMPLES)]))
+        return out
+
+    def choose_whole(self, chained: bool, with_else: bool, need: int, first: tuple[str, list] | None,
+                     tight: bool = False) -> tuple[list[str], int, list[list[int]]] | None:
+        """Tests for an if (or if-elif) on the whole input, scored on how the sample inputs
+        split: the deep arm must get `need` of them and every other arm MIN_ARM, better
+        more; the anchor's arm had better be the deep one (the teacher's input then runs
+        the deepest block); and when `tight` (the arms need more than one input in all),
+        few had better fall through (an input reaching only an if's missing else is as new
+        to a coverage-first choice of inputs as one reaching a needed arm). The first best
+        split in the drawn order wins. (tests, deep arm, live inputs per explicit arm)."""
+        live = sum(1 << i for i in self.live)
+        anchor = live & -live
+        cands = []
+        for text, tr in ([first] if first else []) + self.whole_tests():
+            if not any(tr[i] is None for i in self.live):
+                cands.append((text, sum(1 << i for i in self.live if tr[i])))
+        ok: dict[tuple[str, str | None], bool] = {}
+
+        def usable(text: str, after: str | None) -> bool:
+            key = (text, after)
+            if key not in ok:
+                facts = self.facts + ([(after, False)] if after else [])
+                ok[key] = text not in self.guards and decided(text, facts) is None
+            return ok[key]
+
+        best: tuple[int, list[str], int, list[int]] | None = None
+        wanted, least = MIN_ARM
+        for text1, m1 in cands:
+            yes1, no1 = m1, live & ~m1
+            if chained and not no1:
+                continue
+            for text2, m2 in ([(None, 0)] if not chained else cands):
+                if text2 == text1:
+                    continue
+                arms = [yes1] if text2 is None else [yes1, no1 & m2]
+                rest = no1 if text2 is None else no1 & ~m2
+                if not with_else and text2 is None and not rest and not tight:
+                    continue  # a test every sample input meets: a guard only when tight
+                explicit = arms + ([rest] if with_else else [])
+                sizes = [m.bit_count() for m in explicit]
+                deep = next(b for b, m in enumerate(explicit + [rest]) if m & anchor)
+                home = deep < len(explicit) and sizes[deep] >= need
+                if not home:
+                    deep = max(range(len(explicit)), key=sizes.__getitem__)
+                    if sizes[deep] < need:
+                        continue
+                others = [n for b, n in enumerate(sizes) if b != deep]
+                if any(n < least for n in others):
+                    continue
+                cost = (0 if home else 8) + 2 * sum(max(0, wanted - n) for n in others) \
+                    + (3 * rest.bit_count() if tight and not with_else else 0)
+                if best is not None and cost >= best[0]:
+                    continue
+                if not usable(text1, None) or (text2 is not None and not usable(text2, text1)):
+                    continue
+                best = (cost, [text1] + ([text2] if text2 else []), deep, explicit)
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        if best is None:
+            return None
+        _, tests, deep, explicit = best
+        return tests, deep, [[i for i in self.live if m >> i & 1] for m in explicit]
 
     def iterate(self) -> tuple[str, list[Var], list[str]]:
         """(for-header iterable, element vars, lines that open the body)."""
@@ -284,26 +496,30 @@ class Flow:
         inner = self.newest_element()
         if inner is not None and inner.kind == "word":
             ch = g.fresh("elem:str")
-            return inner.name, [Var(ch, "str", "char", _flat(inner.sample))], []
+            return inner.name, [Var(ch, "str", "char", _flat(inner.sample), _flat(inner.wide))], []
         if inner is not None and inner.type == "int" and inner.kind == "value" \
                 and self.param.name in self.walked:
             d = g.fresh("elem:str")
-            return f"str({inner.name})", [Var(d, "str", "char", _flat(map(str, inner.sample)))], []
+            return f"str({inner.name})", [Var(d, "str", "char", _flat(map(str, inner.sample)),
+                                              _flat(map(str, inner.wide)))], []
         src = self.param
-        value = src.sample[0] if src.sample else None
+        value = self.value(src)
         window = self.window(src)
         if window is not None and src.type != "str":  # the data again: a few items near here
             elem = ELEMENT[src.type]
             x = g.fresh(f"elem:{elem}")
-            return window, [Var(x, elem, "value", list(value or [])[:3])], []
+            return window, [Var(x, elem, "value", list(value or [])[:3],
+                                self.spread(lambda v: list(v)[:3]))], []
+        again = src.name in self.walked
         self.walked.add(src.name)
         if src.type == "str":
             if src.name not in self.walked_words and g.rng.random() < 0.5:
                 self.walked_words.add(src.name)
                 w = g.fresh("elem:str")
-                return f"{src.name}.split()", [Var(w, "str", "word", _safe_list(str.split, value))], []
+                return f"{src.name}.split()", [Var(w, "str", "word", _safe_list(str.split, value),
+                                                   self.spread(str.split))], []
             ch = g.fresh("elem:str")
-            return src.name, [Var(ch, "str", "char", list(value or ""))], []
+            return src.name, [Var(ch, "str", "char", list(value or ""), self.spread(list))], []
         if src.type in ("list", "tuple", "flist"):
             elem = ELEMENT[src.type]
             x = g.fresh(f"elem:{elem}")
@@ -311,25 +527,28 @@ class Flow:
             if g.rng.random() < 0.3:
                 i = g.fresh("elem:index")
                 return (f"range(len({src.name}))",
-                        [Var(i, "int", "index", list(range(len(items)))), Var(x, elem, "value", items)],
+                        [Var(i, "int", "index", list(range(len(items)))),
+                         Var(x, elem, "value", items, self.spread(list))],
                         [f"{x} = {src.name}[{i}]"])
-            return src.name, [Var(x, elem, "value", items)], []
+            return src.name, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
             x = g.fresh("elem:int")
-            return f"sorted({src.name})", [Var(x, "int", "value", sorted(value or []))], []
+            return f"sorted({src.name})", [Var(x, "int", "value", sorted(value or []),
+                                               self.spread(sorted))], []
         if src.type == "dict":
             k, v = g.fresh("elem:str"), g.fresh("elem:int")
             d = dict(value or {})
-            walk = f"list({src.name}.items())[:3]" if src.name in self.walked else f"{src.name}.items()"
-            self.walked.add(src.name)
-            return walk, [Var(k, "str", "word", list(d)), Var(v, "int", "value", list(d.values()))], []
+            walk = f"list({src.name}.items())[:3]" if again else f"{src.name}.items()"
+            return walk, [Var(k, "str", "word", list(d), self.spread(list)),
+                          Var(v, "int", "value", list(d.values()), self.spread(lambda e: e.values()))], []
         n = src.name  # a number: walk up to it
         i = g.fresh("elem:index")
         cap = 3 if n in self.walked else 10
         top = int(value) % cap + 1 if src.type == "float" and value is not None else min(value or 0, cap)
         self.walked.add(n)
+        span = (lambda v: range(int(v) % cap + 1)) if src.type == "float" else (lambda v: range(min(v, cap)))
         return f"range(int({n}) % {cap} + 1)" if src.type == "float" else f"range(min({n}, {cap}))", \
-            [Var(i, "int", "value", list(range(int(top))))], []
+            [Var(i, "int", "value", list(range(int(top))), self.spread(span))], []
 
     def window(self, src: Var) -> str | None:
         """A nested walk over data an outer loop walks already: the items from the outer
@@ -370,23 +589,23 @@ class Flow:
             self.line(f"while {n} > 0:")
             self.indent += 1
             self.line(f"{d} = {n} % 10")
-            digits = [int(c) for v in inner.sample if isinstance(v, int) for c in str(abs(v)) if v]
-            elems = [Var(d, "int", "value", digits)]
+            elems = [Var(d, "int", "value", _digits(inner.sample), _digits(inner.wide))]
             self.scope += elems
             self.level_body(rest, elems)
             self.line(f"{n} //= 10")
             self.indent -= 1
             return
         src = inner if inner is not None and inner.kind == "word" else self.param
-        value = src.sample[0] if src is self.param and src.sample else None
+        value = self.value(src) if src is self.param else None
         if src.type in ("set", "dict"):
             work, x = g.fresh(), g.fresh("elem:int" if src.type == "set" else "elem:str")
+            self.walked.add(src.name)
             self.line(f"{work} = sorted({src.name})")
             self.line(f"while {work}:")
             self.indent += 1
             self.line(f"{x} = {work}.pop()")
             elems = [Var(x, ELEMENT.get(src.type, "str"), "word" if src.type == "dict" else "value",
-                         list(value or []))]
+                         list(value or []), self.spread(list) if src is self.param else [])]
             self.scope += elems
             self.level_body(rest, elems)
             self.indent -= 1
@@ -400,7 +619,8 @@ class Flow:
             self.line(f"{i} = 0")
             self.line(f"while {i} < {bound}:")
             self.indent += 1
-            elems = [Var(i, "int", "value", list(range(max(0, top))))]
+            span = (lambda v: range(int(v) % cap)) if src.type == "float" else (lambda v: range(min(v, cap)))
+            elems = [Var(i, "int", "value", list(range(max(0, top))), self.spread(span))]
             self.scope += elems
             self.level_body(rest, elems)
             self.line(f"{i} += 1")
@@ -422,54 +642,130 @@ class Flow:
         self.line(f"{x} = {walk}[{i}]")
         kind = "char" if src.type == "str" else "value"
         items = _flat(src.sample) if src is not self.param else list(value or [])
-        elems = [Var(i, "int", "index"), Var(x, elem, kind, items)]
+        wide = _flat(src.wide) if src is not self.param else \
+            self.spread(lambda v: list(v)[:3] if window is not None else v)
+        elems = [Var(i, "int", "index"), Var(x, elem, kind, items, wide)]
         self.scope += elems
         self.level_body(rest, elems)
         self.line(f"{i} += 1")
         self.indent -= 1
 
     def if_block(self, rest: tuple[str, ...], chained: bool) -> None:
-        """The deeper levels go in the arm the teacher's input takes when that is known
-        (so the level's deepest block runs for at least that input), else in a random arm."""
-        g = self.g
-        outer = self.facts
-        arms = [self.condition(self.guards)]
-        if chained:
-            self.facts = outer + [(arms[0][0], False)]
-            arms.append(self.condition(self.guards + [arms[0][0]], (arms[0][2],)))
         var = self.newest_element()
-        # an else under a test of the whole input needs one more input to run: only at the top
-        with_else = g.rng.random() < 0.2 and (var is not None or not self.guards)
-        truths = [t for _, t, _ in arms]
-        if all(t is not None for t in truths):
-            taken = next((i for i, t in enumerate(truths) if t), None)
-            if taken is None:
-                with_else, deep = True, len(arms)
-            else:
-                deep = taken
+        if var is None:
+            self.whole_if(rest, chained)
         else:
-            deep = g.int_(0, len(arms) - 1)
-        for b, (cond, _, _) in enumerate(arms):
-            self.line(f"{'if' if b == 0 else 'elif'} {cond}:")
+            self.element_if(var, rest, chained)
+
+    def element_if(self, var: Var, rest: tuple[str, ...], chained: bool) -> None:
+        """Tests on the current element: every input has many, so each arm runs for some
+        element. The deeper levels go in the arm the fewest sample values take (its body
+        runs least, and each traced step snapshots the locals)."""
+        g = self.g
+        outer, eouter = self.facts, self.efacts
+        arms, with_else, counts = self.element_tests(var, chained, g.rng.random() < 0.2)
+        tests = [t for _, t in arms]
+        deep = g.int_(0, len(arms) - 1)
+        if counts:  # the arm fewest values take that leaves the tests inside a split
+            least = 2 if rest and rest[0] in ("if", "if-elif") else 1
+            fit = [b for b in range(len(arms)) if counts[b] >= least]
+            if fit:
+                deep = min(fit, key=lambda b: (counts[b], b != deep))
+
+        def known(pairs: list[tuple[Any, bool]]) -> list[tuple[str, Any, bool]]:
+            return eouter + [(var.name, t, truth) for t, truth in pairs if t is not None]
+
+        for b, (cond, test) in enumerate(arms):
+            self.line(f"{'if' if b == 0 else 'elif'} {self.commit(cond)}:")
             self.indent += 1
             self.guards.append(cond)
-            self.facts = outer + [(c, False) for c, _, _ in arms[:b]] + [(cond, True)]
+            self.facts = outer + [(c, False) for c, _ in arms[:b]] + [(cond, True)]
+            self.efacts = known([(t, False) for _, t in arms[:b]] + [(test, True)])
             if b == deep:
                 self.level_body(rest, [])
             else:
                 self.simple(var, alternative=b % 2 == 1)
             self.guards.pop()
             self.indent -= 1
-        self.facts = outer + [(c, False) for c, _, _ in arms]
         if with_else:
+            self.facts = outer + [(c, False) for c, _ in arms]
+            self.efacts = known([(t, False) for t in tests])
             self.line("else:")
             self.indent += 1
-            if deep == len(arms):
-                self.level_body(rest, [])
-            else:
-                self.simple(var, alternative=True)
+            self.simple(var, alternative=True)
             self.indent -= 1
-        self.facts = outer
+        self.facts, self.efacts = outer, eouter
+
+    def whole_if(self, rest: tuple[str, ...], chained: bool) -> None:
+        """Tests on the whole input, chosen on the sample: each arm runs for some inputs
+        and the deeper levels go in the arm the anchor input takes where they can. An else
+        joins only while the arms off the deepest path need few inputs of their own (the
+        pipeline keeps 3)."""
+        g = self.g
+        with_else = g.rng.random() < 0.2 and \
+            self.outside + int(chained) + 1 + _paths(rest) <= MAX_PATHS
+        first = None
+        if self.target_type == "bool" and self.helper is None and g.rng.random() < 0.5:
+            text = self.piece_test(self.guards)
+            truths = _truths(text, [self.env(i) for i in range(SAMPLES)]) if text else None
+            first = (text, truths) if truths is not None else None
+        tight = self.outside + int(chained) + int(with_else) + _paths(rest) > 1
+        choice = self.choose_whole(chained, with_else, _need(rest), first, tight)
+        if choice is None:  # no split of the sample: any tests the tests around leave open
+            tests: list[str] = []
+            for text, _ in self.whole_tests():
+                facts = self.facts + [(t, False) for t in tests]
+                if text not in self.guards + tests and decided(text, facts) is None:
+                    tests.append(text)
+                    if len(tests) == 1 + int(chained):
+                        break
+            x = self.param.name
+            while len(tests) < 1 + int(chained):  # decided: the draw fails the static rules
+                tests.append(f"{x} > {g.int_(10, 30)}" if self.param.type in ("int", "float")
+                             else f"len({x}) > {g.int_(6, 9)}")
+            arms = [list(self.live)] * (len(tests) + int(with_else))
+            choice = tests, 0, arms
+        tests, deep, arms = choice
+        outer, outer_live, outer_outside = self.facts, self.live, self.outside
+        self.outside += len(arms) - 1
+        for b, cond in enumerate(tests + (["else"] if with_else else [])):
+            self.line("else:" if b == len(tests) else f"{'if' if b == 0 else 'elif'} {self.commit(cond)}:")
+            self.indent += 1
+            self.guards += tests[b:b + 1]
+            self.facts = outer + [(c, False) for c in tests[:b]] + [(c, True) for c in tests[b:b + 1]]
+            if b == deep:
+                self.live = arms[b]
+                self.level_body(rest, [])
+                self.live = outer_live
+            elif tight and rest:
+                self.live = arms[b]
+                self.walk_arm()
+                self.live = outer_live
+            else:
+                self.simple(None, alternative=b % 2 == 1)
+            del self.guards[len(self.guards) - len(tests[b:b + 1]):]
+            self.indent -= 1
+        self.facts, self.outside = outer, outer_outside
+
+    def walk_arm(self) -> None:
+        """An arm off the deepest path that walks the data: an input taking it reaches two
+        blocks no other input does, so a coverage-first choice of inputs prefers it to one
+        that only falls through an if."""
+        g = self.g
+        saved = (list(self.scope), {t: list(v) for t, v in g.pool.items()}, self.walked,
+                 self.walked_words)
+        self.walked, self.walked_words = set(), set()  # a walk of its own: all the data
+        it, elems, opening = self.iterate()
+        target = elems[0].name if opening else ", ".join(e.name for e in elems)
+        self.line(f"for {target} in {it}:")
+        self.indent += 1
+        for text in opening:
+            self.line(text)
+        for var in elems:
+            if var.kind != "index":
+                self.feed_element(var)
+        self.indent -= 1
+        self.scope, g.pool, self.walked, self.walked_words = saved
 
     def simple(self, var: Var | None, alternative: bool) -> None:
         if var is not None:
@@ -483,7 +779,9 @@ class Flow:
         if not rest:
             self.target_feed(g.choice((2, 2, 3)) if self.nested else 1)
         else:
-            if g.rng.random() < 0.4:
+            # a use before the next level: fewer inside a loop (each turn runs it, and a
+            # traced step snapshots the locals)
+            if g.rng.random() < (0.4 if self.newest_element() is None else 0.1):
                 self.target_feed(1)
             self.block(rest)
         for var in elems:
@@ -506,5 +804,55 @@ def _safe_list(fn: Callable[[Any], list], value: Any) -> list:
         return []
 
 
+def _digits(values: list) -> list[int]:
+    return [int(c) for v in values if isinstance(v, int) and v for c in str(abs(v))]
+
+
 def _flat(values: Any) -> list:
     return [c for v in values if isinstance(v, str) for c in v]
+
+
+def _paths(rest: tuple[str, ...]) -> int:
+    """Inputs the levels `rest` need to run all their arms when they open under whole-input
+    tests: one, and one more for each chain before a loop (inside a loop one input runs
+    every arm of element tests)."""
+    extra = 0
+    for kind in rest:
+        if kind in ("for", "while"):
+            break
+        extra += kind == "if-elif"
+    return 1 + extra
+
+
+def _need(rest: tuple[str, ...]) -> int:
+    """Sample inputs the deep arm must carry so the levels `rest` can split them again."""
+    if not rest or rest[0] in ("for", "while"):
+        return 1
+    return _need(rest[1:]) + (MIN_ARM[-1] if rest[0] == "if-elif" else 1)
+
+
+def _copy(value: Any) -> Any:
+    kind = type(value)
+    if kind in (list, tuple, set):
+        return kind(_copy(v) for v in value)
+    if kind is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+def _truths(text: str, envs: list[dict[str, Any]]) -> list[bool | None] | None:
+    """A test's value in each environment (None where it raises); None when it reads a name
+    the environments lack."""
+    try:
+        code = compile(text, "<test>", "eval")
+    except SyntaxError:
+        return None
+    out: list[bool | None] = []
+    for env in envs:
+        try:
+            out.append(bool(eval(code, {}, env)))  # noqa: S307 - the generator's own expression
+        except NameError:
+            return None
+        except Exception:  # noqa: BLE001 - a test that raises on this input
+            out.append(None)
+    return out

@@ -1,6 +1,6 @@
 """Static naturalness rules, read from the AST: each finding is a named reason.
 
-Reasons: `dead_store` (a value bound and never read), `self_application` (`a.update(a)`,
+Reasons: `dead_store` (a value bound and never read, or a dict key given twice), `self_application` (`a.update(a)`,
 `x - x`), `idempotent_chain` (`.lower().lower()`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition`,
 `duplicate_condition`, `contradictory_condition`. Measures that are not reasons
@@ -357,12 +357,26 @@ def conditions(tree: ast.AST) -> list[Finding]:
     return found
 
 
+def repeated_keys(tree: ast.AST) -> list[Finding]:
+    """A dict display that binds one constant key twice: the first value is never read."""
+    found: list[Finding] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            seen: set[object] = set()
+            for key in node.keys:
+                if isinstance(key, ast.Constant):
+                    if key.value in seen:  # as the dict itself compares keys (1 and True are one key)
+                        found.append(Finding("dead_store", node.lineno, f"key {key.value!r} given twice"))
+                    seen.add(key.value)
+    return found
+
+
 def static_findings(code: str) -> list[Finding]:
     tree = ast.parse(code)
     found: list[Finding] = []
     for func in _functions(tree):
         found += dead_stores(func)
-    return found + tricks(tree)
+    return found + repeated_keys(tree) + tricks(tree)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ NATURAL = '''def count_long_words(text, limit):
     ("dead_store", "def f(xs):\n    spare = len(xs)\n    return sorted(xs)\n"),
     ("dead_store", "def f(xs):\n    total = 0\n    total = sum(xs)\n    return total\n"),
     ("dead_store", "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)\n        last = x\n    return out\n"),
+    ("dead_store", "def f(d):\n    return d | {'b': 5, 'b': 9}\n"),
     ("self_application", "def f(a):\n    a.update(a)\n    return a\n"),
     ("self_application", "def f(a, b):\n    return (a - a) | b\n"),
     ("idempotent_chain", "def f(s):\n    return s.lower().lower()\n"),
@@ -38,6 +39,10 @@ NATURAL = '''def count_long_words(text, limit):
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
     assert static_reasons(code, skip=[reason]) == [r for r in static_reasons(code) if r != reason]
+
+
+def test_distinct_keys_and_computed_keys_are_not_repeated_keys() -> None:
+    assert static_findings("def f(d, k):\n    return d | {'b': 5, 1: 9, 'c': 2, k: 3, k: 4}\n") == []
 
 
 def test_a_natural_program_has_no_finding() -> None:

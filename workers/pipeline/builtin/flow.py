@@ -24,6 +24,8 @@ that only falls through an if, so the coverage-first choice takes it).
 from __future__ import annotations
 
 import ast
+import copy
+import functools
 import random
 import re
 from collections.abc import Callable
@@ -192,7 +194,7 @@ class Flow:
 
     def env(self, i: int) -> dict[str, Any]:
         names = [q.name for q in self.g.params] + ([self.limit] if self.limit else [])
-        return {n: _copy(self.values_of(n)[i]) for n in names}
+        return {n: copy.deepcopy(self.values_of(n)[i]) for n in names}
 
     def target_piece(self, nest: int) -> Piece:
         g = self.g
@@ -306,6 +308,13 @@ class Flow:
         return acc
 
     # --- control flow -----------------------------------------------------------------
+    def open_test(self, text: str, after: str | None, memo: dict[tuple[str, str | None], bool]) -> bool:
+        """Whether the facts here (and `after` having failed, for an elif) leave `text` open."""
+        key = (text, after)
+        if key not in memo:
+            memo[key] = decided(text, self.facts + ([(after, False)] if after else [])) is None
+        return memo[key]
+
     def element_tests(self, var: Var, chained: bool, with_else: bool) -> tuple[list[tuple[str, Any]], bool, list[int]]:
         """Tests on the current element `var` for an if (if-elif) and whether an else joins:
         every arm taken by some values of the anchor input the tests around let through,
@@ -361,10 +370,7 @@ class Flow:
         ok: dict[tuple[str, str | None], bool] = {}
 
         def usable(text: str, after: str | None) -> bool:
-            if (text, after) not in ok:
-                facts = self.facts + ([(after, False)] if after else [])
-                ok[(text, after)] = decided(text, facts) is None
-            return ok[(text, after)]
+            return self.open_test(text, after, ok)
 
         for other in ((True, False) if with_else else (False,)):
             best: tuple[int, list, list[int]] | None = None
@@ -444,11 +450,7 @@ class Flow:
         ok: dict[tuple[str, str | None], bool] = {}
 
         def usable(text: str, after: str | None) -> bool:
-            key = (text, after)
-            if key not in ok:
-                facts = self.facts + ([(after, False)] if after else [])
-                ok[key] = text not in self.guards and decided(text, facts) is None
-            return ok[key]
+            return text not in self.guards and self.open_test(text, after, ok)
 
         best: tuple[int, list[str], int, list[int]] | None = None
         wanted, least = MIN_ARM
@@ -831,21 +833,19 @@ def _need(rest: tuple[str, ...]) -> int:
     return _need(rest[1:]) + (MIN_ARM[-1] if rest[0] == "if-elif" else 1)
 
 
-def _copy(value: Any) -> Any:
-    kind = type(value)
-    if kind in (list, tuple, set):
-        return kind(_copy(v) for v in value)
-    if kind is dict:
-        return {k: _copy(v) for k, v in value.items()}
-    return value
+@functools.lru_cache(maxsize=4096)
+def _compiled(text: str) -> Any:
+    try:
+        return compile(text, "<test>", "eval")
+    except SyntaxError:
+        return None
 
 
 def _truths(text: str, envs: list[dict[str, Any]]) -> list[bool | None] | None:
     """A test's value in each environment (None where it raises); None when it reads a name
     the environments lack."""
-    try:
-        code = compile(text, "<test>", "eval")
-    except SyntaxError:
+    code = _compiled(text)
+    if code is None:
         return None
     out: list[bool | None] = []
     for env in envs:

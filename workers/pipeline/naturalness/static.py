@@ -346,10 +346,11 @@ def conditions(tree: ast.AST) -> list[Finding]:
                 if _constant(stmt.test) and not (isinstance(stmt.test, ast.Constant)
                                                  and stmt.test.value is True):
                     found.append(Finding("constant_condition", stmt.lineno, ast.unparse(stmt.test)))
-                visit(stmt.body, _still(facts, [stmt]))
+                visit(stmt.body, facts)  # facts is already clear of what the loop changes
             elif isinstance(stmt, (ast.For, ast.With, ast.Try, ast.FunctionDef)):
-                # a with block runs its manager's code (a lock, say: another thread may change any value)
-                inner = [] if isinstance(stmt, (ast.FunctionDef, ast.With)) else _still(facts, [stmt])
+                # a with block runs its manager's code (a lock, say: another thread may change any
+                # value); loop and as targets were dropped with the block this statement stands in
+                inner = [] if isinstance(stmt, (ast.FunctionDef, ast.With)) else facts
                 for body in (stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])):
                     visit(body, inner)
 

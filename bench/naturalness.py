@@ -23,7 +23,7 @@ construction.
 The last line is trace steps per execution: each kept input of each program run traced in
 the sandbox (the pipeline snapshots the locals at every step, so its cost follows these).
 
-    python -m bench.naturalness [--programs 600] [--seed 11] [--inputs coverage|pipeline]
+    python -m bench.naturalness [--programs 600] [--seed 11] [--inputs coverage|pipeline] [--shapes K]
 """
 
 from __future__ import annotations
@@ -81,6 +81,14 @@ def masked_ngrams(code: str, n: int = 4, attributes: bool = True) -> list[tuple[
 
 
 KEYWORDS = set(__import__("keyword").kwlist) | {"len", "str", "range", "print"}
+
+
+def line_shapes(codes: list[str], top: int) -> list[tuple[int, str]]:
+    """The `top` most repeated lines, masked as the 4-grams mask them: where a level's
+    repeated 4-grams come from (the scaffolding its programs share)."""
+    shapes = Counter(" ".join(t for g in masked_ngrams(line.strip() + " ", n=1) for t in g)
+                     for code in codes for line in code.splitlines() if line.strip())
+    return [(n, shape) for shape, n in shapes.most_common(top)]
 
 
 def distinctness(codes: list[str], attributes: bool = True) -> float:
@@ -226,6 +234,10 @@ def measure(args: argparse.Namespace) -> None:
     extra = {k: sum(per[lv][k] for lv in levels) for k in ("probe failed", "errors on an input")}
     print(f"probe jobs failed: {extra['probe failed']}; programs raising on some input: {extra['errors on an input']}")
     print("static findings:", dict(reasons.most_common()))
+    for lv in levels if args.shapes else ():
+        print(f"most repeated line shapes, {lv} ({per[lv]['programs']} programs):")
+        for n, shape in line_shapes(codes[lv], args.shapes):
+            print(f"  {n:4d}  {shape}")
     if steps:
         pick = lambda q: steps[min(len(steps) - 1, int(q * len(steps)))]  # noqa: E731
         print(f"trace steps per execution ({len(steps)} traced runs on the kept inputs): "
@@ -238,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--inputs", choices=("coverage", "pipeline"), default="coverage")
     ap.add_argument("--quick", action="store_true", help="132 programs (every cell twice)")
+    ap.add_argument("--shapes", type=int, default=0, metavar="K",
+                    help="also print each level's K most repeated masked line shapes")
     args = ap.parse_args(argv)
     if args.quick:
         args.programs = 132

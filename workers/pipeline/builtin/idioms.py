@@ -103,6 +103,7 @@ STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic fo
 STATEMENT_PREP_SHARE = 0.75  # programs of a statement use that first prepare the data
 STATEMENT_TRIES = 3
 JOINED_TESTS = 0.2
+EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
 DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)  # element tests that join two tests of other families with and / or  # statement draws checked before the generic forms take the attempt
 
 
@@ -740,7 +741,7 @@ class _Program:
             w.indent += 1
             if b == deep:
                 self.inner(rest, env)
-                if not rest and env.loop_depth and rng.random() < 0.3:  # a search: stop at the first find
+                if not rest and env.loop_depth and rng.random() < EARLY_RETURN:  # a search: stop at the first find
                     if self.acc_kind in ("number", "list"):
                         w.line(f"return {self.finish()}")
             else:

@@ -121,6 +121,7 @@ class Env:
     loop_depth: int = 0
     prev: str | None = None  # the element before it (a name the loop keeps, or xs[i - 1])
     seen: str | None = None  # a set of the elements before it the loop keeps
+    spare: bool = False  # a walk by index: the element may go unread when the index reads the data
 
 
 @dataclass
@@ -443,7 +444,8 @@ class _Program:
         else:
             self.deep(env)
         if env.x is not None and env.x_kind and not _mentions(self.w.lines[mark:], env.x):
-            self.simple(env)
+            if not (env.spare and env.i is not None and _mentions(self.w.lines[mark:], env.i)):
+                self.simple(env)
 
     def for_block(self, rest: tuple[str, ...], env: Env) -> None:
         w, rng = self.w, self.rng
@@ -546,8 +548,15 @@ class _Program:
         w.indent += 1
         if fetch:
             w.line(fetch)
-        sub = replace(env, x=x, x_kind=ek, i=i, prev=prev, seen=seen, loop_depth=env.loop_depth + 1)
+        sub = replace(env, x=x, x_kind=ek, i=i, prev=prev, seen=seen, loop_depth=env.loop_depth + 1,
+                      spare=i is not None)
         self.inner(rest, sub)
+        if i is not None and not _mentions(w.lines[start + 1 + bool(fetch):], x):  # the index reads the data
+            if fetch:
+                del w.lines[start + 1]
+            else:
+                w.lines[start] = w.lines[start].replace(header, f"for {i} in range(len({xs})):")
+                header = w.lines[start].strip()
         body = w.lines[start + 1:]
         if seen is not None and _mentions(body, seen):
             w.line(f"{seen}.add({x})")
@@ -583,8 +592,12 @@ class _Program:
                 w.line(f"while {test}:")
                 w.indent += 1
                 w.line(f"{x} = {env.xs}[{i}]")
+                fetched = len(w.lines)
                 prev = f"{env.xs}[{i} - 1]" if style == "from1" else None
-                self.inner(rest, replace(base, x=x, x_kind=ek, i=i, prev=prev, loop_depth=env.loop_depth + 1))
+                self.inner(rest, replace(base, x=x, x_kind=ek, i=i, prev=prev, loop_depth=env.loop_depth + 1,
+                                         spare=True))
+                if not _mentions(w.lines[fetched:], x):  # the index reads the data
+                    del w.lines[fetched - 1]
                 w.line(f"{i} {step} 1")
             else:
                 todo = w.name(("pending", "queue", "todo", "stack"))

@@ -101,10 +101,10 @@ DEPTH0_SHARE = 0.04  # per fitting use: the share of C1/C2 draws the idiom libra
 STATEMENT_DEPTH0_SHARE = DEPTH0_SHARE  # per fitting use, as for expressions: a straight body has few variants
 STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic forms (few variants too)
 STATEMENT_PREP_SHARE = 0.75  # programs of a statement use that first prepare the data
-STATEMENT_TRIES = 3
-JOINED_TESTS = 0.2
+STATEMENT_TRIES = 3  # statement draws checked before the generic forms take the attempt
+JOINED_TESTS = 0.2  # element tests that join two tests of other families with and / or
 EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
-DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)  # element tests that join two tests of other families with and / or  # statement draws checked before the generic forms take the attempt
+DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)
 
 
 class _Miss(Exception):

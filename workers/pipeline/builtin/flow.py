@@ -44,6 +44,7 @@ WORKABLE = ("list", "set", "dict")  # receivers of the statement forms
 Cond = tuple[str, "Callable[[Any, Any], bool]"]
 _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit: a parameter)
     "int": (("{x} % 2 == 0", lambda v, k: v % 2 == 0), ("{x} > {limit}", lambda v, k: v > k),
+            ("{x} % 2", lambda v, k: v % 2 != 0),
             ("{x} % 3 == 0", lambda v, k: v % 3 == 0), ("{x} < {limit}", lambda v, k: v < k),
             ("{x} >= 10", lambda v, k: v >= 10), ("{x} > 4", lambda v, k: v > 4),
             ("{x} < 0", lambda v, k: v < 0), ("abs({x}) > {limit}", lambda v, k: abs(v) > k)),
@@ -70,6 +71,8 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("sum({x}) > {s}", lambda v, k, n: sum(v) > n), ("{v} in {x}", lambda v, k, n: n in v),
             ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
             ("min({x}, default=0) < {v}", lambda v, k, n: min(v, default=0) < n),
+            ("{x} and max({x}) < {v}", lambda v, k, n: bool(v) and max(v) < n),
+            ("{x} and min({x}) > {v}", lambda v, k, n: bool(v) and min(v) > n),
             ("len(set({x})) < len({x})", lambda v, k, n: len(set(v)) < len(v))),
     "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
             ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
@@ -103,6 +106,8 @@ class Var:
     # the lines opening a loop body only) | work (a copy the target may change)
     sample: list = field(default_factory=list)  # its values on the anchor input
     wide: list = field(default_factory=list)  # its values on every live sample input
+    seen: tuple[str, list, list] | None = None  # a set of the items before it: (name, truths of
+    # `item in seen` for `sample`, for `wide`), for the test its loop's first if must use
 
 
 class Flow:
@@ -123,6 +128,10 @@ class Flow:
         self.acc_kind = ("work" if stmt_form else "number" if target_type in ("int", "float")
                          else "parts" if target_type == "str" else "list"
                          if target_type in ("bool", "tuple", "pair", "ftuple", "none") else "number")
+        # a collection result is counted: summed up, or its size kept per use
+        self.sizes = self.acc_kind == "number" and target_type not in ("int", "float") and g.rng.random() < 0.3
+        if self.sizes:
+            self.acc_kind = "list"
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
         self.limit: str | None = None
         self.walked_words: set[str] = set()
@@ -257,7 +266,8 @@ class Flow:
             part = expr if rtype == "str" else f"str({expr})"
             self.line(f"{acc} += {part}" if self.concat else f"{acc}.append({part})")
         elif kind == "list":
-            self.line(f"{acc}.append({expr})")
+            self.line(f"{acc}.append(len({expr}))" if self.sizes and rtype not in ("int", "float", "bool")
+                      else f"{acc}.append({expr})")
         else:  # a working copy: elements go in with the type's own insertion
             if rtype != "int" and self.t != "dict":
                 expr = f"len({expr})" if rtype not in ("float", "bool") else f"int({expr})"
@@ -359,6 +369,11 @@ class Flow:
                 tf = _truths(text, [{**env, var.name: v} for v in far])
                 if tn is not None and tf is not None:
                     opts.append((text, None, tn, tf))
+        first: list[tuple[str, Any, list, list]] = []
+        if var.seen is not None and not any(name == var.name for name, _, _ in self.efacts):
+            seen, tn, tf = var.seen  # the loop set up a set of the items before: test on it
+            first.append((f"{var.name} in {seen}", None, tn, tf))
+            var.seen = None
         kind = "char" if var.kind == "char" else "word" if var.type == "str" else var.type
         options = list(_CONDITIONS.get(kind, _CONDITIONS["int"]))
         g.rng.shuffle(options)
@@ -400,7 +415,7 @@ class Flow:
 
         for other in ((True, False) if with_else else (False,)):
             best: tuple[int, list, list[int]] | None = None
-            for o1 in opts:
+            for o1 in first or opts:
                 for o2 in ([None] if not chained else opts):
                     if o2 is not None and o2[0] == o1[0]:
                         continue
@@ -659,12 +674,25 @@ class Flow:
         saved_scope, saved_pool = list(self.scope), {t: list(v) for t, v in g.pool.items()}
         if kind == "for":
             it, elems, opening = self.iterate()
+            x = elems[-1]
+            seen = None
+            order = _orders(self.param.name).get(it)
+            if rest and rest[0] in ("if", "if-elif") and order is not None and x.kind in ("value", "char") \
+                    and self.param.type in ("list", "tuple", "flist", "str") and g.rng.random() < 0.4:
+                near, far = _repeats(x.sample), self.spread(lambda v: _repeats(order(v)))[:60]
+                if far.count(True) >= 2 and False in far:  # items met before, and new ones
+                    seen = self.named(("seen", "met", "earlier", "before"))
+                    x.seen = (seen, near, far)
+                    self.line(f"{seen} = set()")
             self.line(f"for {_target(elems, opening)} in {it}:")
             self.indent += 1
             for text in opening:
                 self.line(text)
             self.scope += elems
             self.level_body(rest, elems)
+            if seen is not None:
+                self.line(f"{seen}.add({x.name})")
+            x.seen = None
             self.indent -= 1
         elif kind == "while":
             self.while_block(rest)
@@ -1022,3 +1050,15 @@ def _sums(values: list, t: str) -> list:
             continue
         out.add(round(total, 1) if isinstance(total, float) else total)
     return sorted(out)
+
+
+def _repeats(items: list) -> list[bool]:
+    """For each item, whether an equal one came before it."""
+    return [v in items[:j] for j, v in enumerate(items)]
+
+
+def _orders(n: str) -> dict[str, Callable[[Any], list]]:
+    """The walks over `n` whose items come in a known order: header text -> the items."""
+    return {n: list, f"reversed({n})": lambda v: list(v)[::-1], f"sorted({n})": sorted,
+            f"sorted({n}, reverse=True)": lambda v: sorted(v, reverse=True), f"{n}[1:]": lambda v: list(v)[1:],
+            f"enumerate({n})": list, f"enumerate({n}, 1)": list}

@@ -102,8 +102,9 @@ _BOUNDS = SizeBounds()
 class Var:
     name: str
     type: str
-    kind: str = "value"  # value | char | word | index | pos (an enumerate count) | bound (read by
-    # the lines opening a loop body only) | work (a copy the target may change)
+    # value | digit (a digit: not walked again) | char | word | index | pos (an enumerate count) |
+    # bound (read by the lines opening a loop body only) | work (a copy the target may change)
+    kind: str = "value"
     sample: list = field(default_factory=list)  # its values on the anchor input
     wide: list = field(default_factory=list)  # its values on every live sample input
     seen: tuple[str, list, list] | None = None  # a set of the items before it: (name, truths of
@@ -170,7 +171,7 @@ class Flow:
         return self.param.name
 
     def newest_element(self) -> Var | None:
-        return next((v for v in reversed(self.scope) if v.kind in ("char", "word", "value")
+        return next((v for v in reversed(self.scope) if v.kind in ("char", "word", "value", "digit")
                      and v is not self.param and v.name != self.acc), None)
 
     def threshold(self) -> str:
@@ -283,7 +284,8 @@ class Flow:
         """A plain use of the current element: the block's own contribution."""
         x, g = var.name, self.g
         if self.acc_kind == "number":
-            size = x if var.type in ("int", "float") else f"len({x})"
+            size = x if var.type in ("int", "float") else \
+                f"ord({x})" if var.kind == "char" and g.rng.random() < 0.4 else f"len({x})"
             if not alternative:
                 self.line(f"{self.acc} += {size}")
             else:  # the other arm takes the item another way: subtracts it, counts it, squares it
@@ -458,6 +460,8 @@ class Flow:
         group = ("num" if t in ("int", "float") else "str" if t == "str" else
                  t if t in ("set", "dict") else "seq")
         options = [o for o in _WHOLE[group] if t != "flist" or "{limit} in" not in o[0]]
+        if group == "seq" and any(c.startswith(f"{x} and ") for c in self.guards):  # known not empty
+            options += [("max({x}) > {v}", lambda v, k, n: max(v) > n), ("min({x}) < {v}", lambda v, k, n: min(v) < n)]
         g.rng.shuffle(options)
         vals = self.values_of(x)
         live = [vals[i] for i in self.live]
@@ -707,7 +711,7 @@ class Flow:
         if inner is not None and inner.type == "int" and inner.kind == "value":
             n, d = g.fresh(), g.fresh("elem:int")
             self.line(f"{n} = abs({inner.name})")
-            elems = [Var(d, "int", "value", _digits(inner.sample), _digits(inner.wide))]
+            elems = [Var(d, "int", "digit", _digits(inner.sample), _digits(inner.wide))]
             self.scope += elems
             if roll < 0.4:  # digit and rest in one step
                 self.line(f"while {n}:")
@@ -774,10 +778,13 @@ class Flow:
         items = _flat(src.sample) if src is not self.param else list(value or [])
         wide = _flat(src.wide) if src is not self.param else \
             self.spread(lambda v: list(v)[:3] if window is not None else v)
-        if roll < 0.35 and window is None:  # a work list, taken from the end or the front
-            todo = self.named(("todo", "stack", "queue", "left", "remaining", "pending"))
+        if roll < 0.35 and window is None or window is not None and src.type in ("list", "flist") and roll < 0.5:
+            # a work list, taken from the end or the front (a slice is a fresh list already)
             front = g.rng.random() < 0.4
-            self.line(f"{todo} = list({walk})")
+            todo = walk
+            if window is None:
+                todo = self.named(("todo", "stack", "queue", "left", "remaining", "pending"))
+                self.line(f"{todo} = list({walk})")
             self.line(f"while {todo}:")
             self.indent += 1
             self.line(f"{x} = {todo}.pop(0)" if front else f"{x} = {todo}.pop()")

@@ -51,6 +51,8 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
     "float": (("{x} > {limit}", lambda v, k: v > k), ("{x} < 0", lambda v, k: v < 0),
               ("{x} >= 10.0", lambda v, k: v >= 10.0), ("{x} <= {limit}", lambda v, k: v <= k),
               ("{x} > 0", lambda v, k: v > 0), ("round({x}) % 2 == 0", lambda v, k: round(v) % 2 == 0)),
+    "numeral": (("{x} in '13579'", lambda v, k: v in "13579"), ("{x} > '4'", lambda v, k: v > "4"),
+                ("{x} == '0'", lambda v, k: v == "0"), ("{x} < '3'", lambda v, k: v < "3")),  # of str(n)
     "char": (("{x}.isalpha()", lambda v, k: v.isalpha()), ("{x}.isdigit()", lambda v, k: v.isdigit()),
              ("{x} in 'aeiou'", lambda v, k: v in "aeiou"), ("{x}.isupper()", lambda v, k: v.isupper()),
              ("{x} in 'rstln'", lambda v, k: v in "rstln"), ("{x} == ' '", lambda v, k: v == " "),
@@ -102,8 +104,9 @@ _BOUNDS = SizeBounds()
 class Var:
     name: str
     type: str
-    # value | digit (a digit: not walked again) | char | word | index | pos (an enumerate count) |
-    # bound (read by the lines opening a loop body only) | work (a copy the target may change)
+    # value | digit (a digit: not walked again) | char | numeral (a char of str(n)) | word | index |
+    # pos (an enumerate count) | bound (read by the lines opening a loop body only) | work (a copy
+    # the target may change)
     kind: str = "value"
     sample: list = field(default_factory=list)  # its values on the anchor input
     wide: list = field(default_factory=list)  # its values on every live sample input
@@ -171,7 +174,7 @@ class Flow:
         return self.param.name
 
     def newest_element(self) -> Var | None:
-        return next((v for v in reversed(self.scope) if v.kind in ("char", "word", "value", "digit")
+        return next((v for v in reversed(self.scope) if v.kind in ("char", "numeral", "word", "value", "digit")
                      and v is not self.param and v.name != self.acc), None)
 
     def threshold(self) -> str:
@@ -293,8 +296,9 @@ class Flow:
                                     f"{self.acc} += {x} * {x}" if var.type == "int" else f"{self.acc} -= {size}")))
         elif self.acc_kind == "parts":
             if var.type == "str":
-                other = g.choice((f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if var.kind == "word"
-                                  else f"{x} * 2", f"{x}[::-1]" if var.kind == "word" else f"{x}.lower()"))
+                other = f"{x} * 2" if var.kind == "numeral" else g.choice((
+                    f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if var.kind == "word" else f"{x} * 2",
+                    f"{x}[::-1]" if var.kind == "word" else f"{x}.lower()"))
                 self.feed(other if alternative else x, "str")
             else:
                 self.feed(f"{x} * 2" if alternative else x, var.type)
@@ -376,7 +380,7 @@ class Flow:
             seen, tn, tf = var.seen  # the loop set up a set of the items before: test on it
             first.append((f"{var.name} in {seen}", None, tn, tf))
             var.seen = None
-        kind = "char" if var.kind == "char" else "word" if var.type == "str" else var.type
+        kind = var.kind if var.kind in ("char", "numeral") else "word" if var.type == "str" else var.type
         options = list(_CONDITIONS.get(kind, _CONDITIONS["int"]))
         g.rng.shuffle(options)
         for template, test in options:
@@ -553,7 +557,7 @@ class Flow:
         if inner is not None and inner.type == "int" and inner.kind == "value" \
                 and self.param.name in self.walked:
             d = g.fresh("elem:str")
-            return f"str({inner.name})", [Var(d, "str", "char", _flat(map(str, inner.sample)),
+            return f"str({inner.name})", [Var(d, "str", "numeral", _flat(map(str, inner.sample)),
                                               _flat(map(str, inner.wide)))], []
         src = self.param
         value = self.value(src)

@@ -51,11 +51,11 @@ def list_form(method: str) -> Form | None:
     if method == "insert":
         return mutator(lambda g, r: f"{p(r)}.insert({g.int_(-2, 4)}, {g.other('int')})", t)
     if method == "clear":
-        return mutator(lambda g, r: f"{p(r)}.clear()", t)
+        return mutator(lambda g, r: f"{p(r)}.clear()", t, settles=True)
     if method == "reverse":
-        return mutator(lambda g, r: f"{p(r)}.reverse()", t)
+        return mutator(lambda g, r: f"{p(r)}.reverse()", t, settles=True)
     if method == "sort":
-        return mutator(lambda g, r: f"{p(r)}.sort({g.choice(('', 'reverse=True'))})", t)
+        return mutator(lambda g, r: f"{p(r)}.sort({g.choice(('', 'reverse=True'))})", t, settles=True)
     if method in ("remove",):
         return _remove(t)
     if method == "pop":
@@ -95,7 +95,7 @@ def set_form(method: str) -> Form | None:
     if method in ("add", "discard"):
         return mutator(lambda g, r: f"{p(r)}.{method}({g.other('int')})", t)
     if method == "clear":
-        return mutator(lambda g, r: f"{p(r)}.clear()", t)
+        return mutator(lambda g, r: f"{p(r)}.clear()", t, settles=True)
     if method == "copy":
         return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True)
     if method == "remove":
@@ -115,7 +115,7 @@ def _popitem(g: Ctx, r: str, nest: int) -> Piece:
 def dict_form(method: str) -> Form | None:
     t = "dict"
     if method == "clear":
-        return mutator(lambda g, r: f"{p(r)}.clear()", t)
+        return mutator(lambda g, r: f"{p(r)}.clear()", t, settles=True)
     if method == "update":
         return mutator(lambda g, r: f"{p(r)}.update({g.other(t)})", t)
     if method == "copy":

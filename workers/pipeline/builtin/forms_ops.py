@@ -71,9 +71,14 @@ def compare(op: str, t: str) -> Form:
 
     def make(g: Ctx, r: str, nest: int) -> Piece:
         """A chained comparison nests: `low <= x <= high` (each operator is one use)."""
-        expr = f"{r} {op} {p(g.other(t))}"
+        last = g.other(t)
+        expr = f"{r} {op} {p(last)}"
         for _ in range(nest - 1):
-            expr = f"{expr} {op} {p(g.other(t))}"
+            g.avoid, kept = g.avoid | {last}, g.avoid  # never `a >= a` inside the chain
+            nxt = g.other(t)
+            g.avoid = kept
+            nxt = nxt if nxt != last else g.lit(t)
+            expr, last = f"{expr} {op} {p(nxt)}", nxt
         return Piece(expr, "bool")
     return make
 

@@ -76,9 +76,11 @@ ORDERED = ("str", "list", "tuple", "int", "float", "bytes")
 
 
 def mutator(render: Callable[[Ctx, str], str], recv: str,
-            pre: Callable[[Ctx, str, int], list[str]] | None = None) -> Form:
+            pre: Callable[[Ctx, str, int], list[str]] | None = None, settles: bool = False) -> Form:
     """A method returning None cannot feed another use (only `(r.m(a) or r).m(b)` could),
-    so nesting is repetition, as for the statement forms; `pre` makes it safe."""
+    so nesting is repetition, as for the statement forms; `pre` makes it safe. A method
+    whose second use alone undoes or repeats the first (`settles`: reverse, sort, clear)
+    always has a change between its uses."""
     grow = {"list": ("{r} += [{v}]", "{r} += [{v}, {w}]", "{r}[:0] = [{v}]", "{r} *= 2"),
             "set": ("{r} |= {{{v}}}", "{r} -= {{{v}}}", "{r} |= {{{v}, {w}}}"),
             "dict": ("{r}[{k}] = {v}", "{r}[{k}] = {r}.get({k}, {v})")}.get(recv)
@@ -86,7 +88,7 @@ def mutator(render: Callable[[Ctx, str], str], recv: str,
     def make(g: Ctx, r: str, nest: int) -> Piece:
         lines = []
         for i in range(nest):
-            if grow and g.rng.random() < (0.6 if i else 0.3):  # something changes between uses
+            if grow and (i and settles or g.rng.random() < (0.6 if i else 0.3)):  # a change between uses
                 text = g.choice(grow if g.allow_calls else [x for x in grow if "(" not in x])
                 lines.append(text.format(r=r, v=g.other("int"), w=g.int_(0, 9), k=g.key()))
             lines.append(render(g, r))

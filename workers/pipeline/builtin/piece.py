@@ -51,10 +51,12 @@ def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str]
 
 
 def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
-             idempotent: bool = False) -> Form:
+             idempotent: bool = False, plain_other: bool = False) -> Form:
     """Nest through the receiver. Idempotent methods and predicates nest by choosing the
     receiver with an inner use (`(a if a.lower() <= b.lower() else b).lower()`), never by
-    repeating themselves; other results are chained or converted to the receiver type."""
+    repeating themselves; other results are chained or converted to the receiver type.
+    `plain_other`: the value compared against is not put through the method (a copy
+    compares as the original: `(a if a.copy() == b else b).copy()`)."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = render(g, r)
         for _ in range(nest - 1):
@@ -64,7 +66,7 @@ def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
             elif idempotent and rtype == recv:
                 b = _other_like(g, recv, r)
                 op = g.choice(("<=", ">=", "<", ">")) if recv in ORDERED else "=="
-                other = render(g, b) if b.isidentifier() else b
+                other = render(g, b) if b.isidentifier() and not plain_other else b
                 expr = render(g, f"{r} if {expr} {op} {other} else {b}")
             else:
                 expr = render(g, p(convert(g, expr, rtype, recv, basis=r)))
@@ -90,7 +92,8 @@ def mutator(render: Callable[[Ctx, str], str], recv: str,
         for i in range(nest):
             if grow and (i and settles or g.rng.random() < (0.6 if i else 0.3)):  # a change between uses
                 text = g.choice(grow if g.allow_calls else [x for x in grow if "(" not in x])
-                lines.append(text.format(r=r, v=g.other("int"), w=g.int_(0, 9), k=g.key()))
+                v = g.other("int") if "{v}" in text else ""  # no parameter the line does not read
+                lines.append(text.format(r=r, v=v, w=g.int_(0, 9), k=g.key()))
             lines.append(render(g, r))
         return Piece(lines[-1], "none", (pre(g, r, nest) if pre else []) + lines[:-1], stmt=True)
     return make

@@ -176,7 +176,8 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
             other_done = other_done or _has_call(lines[-1])
         if stmt_form and value == param and subject in _COPY:  # never change the caller's data
             work = g.fresh()
-            lines.append(f"{work} = " + _COPY[subject].format(r=param))
+            copy = "[*{r}]" if subject == "list" and g.rng.random() < 0.4 else _COPY[subject]
+            lines.append(f"{work} = " + copy.format(r=param))
             value = work
     if knobs.other_methods and not other_done and g.rng.random() < 0.5:
         step = other_step(g, subject, value, banned)

@@ -89,7 +89,7 @@ def length(t: str) -> Form:
 
 def augassign(op: str, t: str) -> Form:
     if op == "*":
-        return statement(lambda g, r: f"{r} *= {g.int_(1, 2)}")
+        return statement(lambda g, r: f"{r} *= {g.int_(2, 3)}")  # never the no-op `*= 1`
     return statement(lambda g, r: f"{r} {op}= {g.other(t)}")
 
 

@@ -34,15 +34,28 @@ def _other_like(g: Ctx, t: str, r: str) -> str:
 def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str], str]) -> Form:
     """Nest through an argument. A result of the slot's own type nests by chaining (`r + a
     + b`, `d.get(k, d.get(j, 0))`); a bool picks the argument (`(a if a in r else b) in r`);
-    anything else is converted to the slot type."""
+    anything else is converted to the slot type. A variable is not passed twice in a chain
+    (`s | t | t`, `.removesuffix(w).removesuffix(w)`): a literal takes the second turn."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        expr = render(g, r, default(g, r))
+        passed: set[str] = set()
+
+        def arg() -> str:
+            a = default(g, r)
+            if a.isidentifier() and a in passed:
+                try:
+                    a = g.lit(slot)
+                except ValueError:
+                    pass
+            passed.add(a)
+            return a
+
+        expr = render(g, r, arg())
         for _ in range(nest - 1):
             if rtype == "bool":
                 a, b = default(g, r), default(g, r)
                 expr = render(g, r, f"{p(a)} if {expr} else {p(b)}")
             elif rtype == slot and slot != "int" and p(expr) in (
-                    chained := render(g, p(expr), default(g, r))):
+                    chained := render(g, p(expr), arg())):
                 expr = chained
             else:
                 expr = render(g, r, convert(g, expr, rtype, slot, basis=r))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import functools
 import random
+import re
 from dataclasses import dataclass
 
 from workers.pipeline.builtin.compact import build_compact
@@ -132,7 +133,6 @@ _COPY = {"list": "{r}[:]", "set": "{{*{r}}}", "dict": "{{**{r}}}"}  # copies wit
 
 
 def _has_call(text: str) -> bool:
-    import re
     return re.search(r"[A-Za-z_]\w*\(", text) is not None
 
 
@@ -246,7 +246,6 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
 def _finish(lines: list[str], result: str, pivot: str | None) -> list[str]:
     """The body with its return: a pivot no line read is returned beside the result, and a
     value bound only to be returned is returned directly."""
-    import re
     if pivot is not None and not any(re.search(rf"\b{pivot}\b", line) for line in lines[1:] + [result]):
         result = f"{pivot}, {result}"
     last = lines[-1] if lines else ""
@@ -258,7 +257,6 @@ def _finish(lines: list[str], result: str, pivot: str | None) -> list[str]:
 
 def _calls_other(lines: list[str], banned: set[str]) -> bool:
     """Whether the body calls anything but the target (a cheap look at the text)."""
-    import re
     names = set(re.findall(r"([A-Za-z_]\w*)\(", "\n".join(lines)))
     return bool(names - banned - set(HELPER_NAMES))
 

@@ -11,7 +11,7 @@ outcomes occur; without `calls` (C1) nothing here calls anything.
 
 from __future__ import annotations
 
-from workers.pipeline.builtin.context import Ctx, p
+from workers.pipeline.builtin.context import Ctx
 
 _LAMBDA_VARS = ("v", "x", "item", "value")
 _ELEM_VARS = ("x", "value", "score", "num", "item", "v", "mark")
@@ -191,6 +191,3 @@ def star(g: Ctx, it: str, calls: bool, kind: str = "list") -> str:
     if kind == "tuple":
         return f"(*{it},)" if not calls else f"tuple({it})"
     return f"list({it})" if calls and g.rng.random() < 0.5 else f"[*{it}]"
-
-
-__all__ = ["Kit", "pick_name", "star", "p"]

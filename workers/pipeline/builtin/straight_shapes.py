@@ -11,7 +11,7 @@ comparison of two results.
 
 from __future__ import annotations
 
-from workers.pipeline.builtin.context import Ctx, p
+from workers.pipeline.builtin.context import Ctx
 from workers.pipeline.builtin.straight_kit import pick_name
 
 _ELEM = ("v", "x", "item", "value")
@@ -105,6 +105,3 @@ def combine(g: Ctx, t: str, a: str, b: str) -> str | None:
     if t in ("int", "float") and roll < 0.9:
         return f"{a} - {b}" if roll < 0.82 else f"({a} + {b}) / 2"
     return None
-
-
-__all__ = ["prep", "combine", "p"]

@@ -66,7 +66,7 @@ def _fill(g: Ctx, template: str, r: str) -> str:
     small = g.int_(1, 2)
     template = template.replace("[{i}:", "[{small}:").replace(":{j}]", ":-{small}]")
     return template.format(r=p(r) if "{r}." in template or "{r}[" in template else r, small=small,
-                           lit=g.lit("str"), i=g.int_(0, 9), j=g.int_(0, 9), key=g.key(),
+                           lit=g.lit("str"), i=g.int_(1, 9), j=g.int_(0, 9), key=g.key(),
                            f=g.choice(("0.5", "1.5", "2.0", "3.25", "0.1", "4.75", "2.5")))
 
 

@@ -44,35 +44,55 @@ WORKABLE = ("list", "set", "dict")  # receivers of the statement forms
 Cond = tuple[str, "Callable[[Any, Any], bool]"]
 _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit: a parameter)
     "int": (("{x} % 2 == 0", lambda v, k: v % 2 == 0), ("{x} > {limit}", lambda v, k: v > k),
+            ("{x} % 2", lambda v, k: v % 2 != 0),
             ("{x} % 3 == 0", lambda v, k: v % 3 == 0), ("{x} < {limit}", lambda v, k: v < k),
-            ("{x} >= 10", lambda v, k: v >= 10), ("{x} > 4", lambda v, k: v > 4)),
+            ("{x} >= 10", lambda v, k: v >= 10), ("{x} > 4", lambda v, k: v > 4),
+            ("{x} < 0", lambda v, k: v < 0), ("abs({x}) > {limit}", lambda v, k: abs(v) > k)),
     "float": (("{x} > {limit}", lambda v, k: v > k), ("{x} < 0", lambda v, k: v < 0),
-              ("{x} >= 10.0", lambda v, k: v >= 10.0), ("{x} <= {limit}", lambda v, k: v <= k)),
+              ("{x} >= 10.0", lambda v, k: v >= 10.0), ("{x} <= {limit}", lambda v, k: v <= k),
+              ("{x} > 0", lambda v, k: v > 0), ("round({x}) % 2 == 0", lambda v, k: round(v) % 2 == 0)),
+    "numeral": (("{x} in '13579'", lambda v, k: v in "13579"), ("{x} > '4'", lambda v, k: v > "4"),
+                ("{x} == '0'", lambda v, k: v == "0"), ("{x} < '3'", lambda v, k: v < "3")),  # of str(n)
     "char": (("{x}.isalpha()", lambda v, k: v.isalpha()), ("{x}.isdigit()", lambda v, k: v.isdigit()),
              ("{x} in 'aeiou'", lambda v, k: v in "aeiou"), ("{x}.isupper()", lambda v, k: v.isupper()),
              ("{x} in 'rstln'", lambda v, k: v in "rstln"), ("{x} == ' '", lambda v, k: v == " "),
-             ("{x} in ',.-'", lambda v, k: v in ",.-"), ("{x} < 'm'", lambda v, k: v < "m")),
+             ("{x} in ',.-'", lambda v, k: v in ",.-"), ("{x} < 'm'", lambda v, k: v < "m"),
+             ("{x}.islower()", lambda v, k: v.islower()), ("{x}.isspace()", lambda v, k: v.isspace())),
     "word": (("len({x}) > 4", lambda v, k: len(v) > 4), ("{x}.isalpha()", lambda v, k: v.isalpha()),
              ("{x}[0] in 'aeiou'", lambda v, k: v[0] in "aeiou"),
              ("len({x}) % 2 == 0", lambda v, k: len(v) % 2 == 0),
-             ("{x}.islower()", lambda v, k: v.islower()), ("len({x}) < 4", lambda v, k: len(v) < 4)),
+             ("{x}.islower()", lambda v, k: v.islower()), ("len({x}) < 4", lambda v, k: len(v) < 4),
+             ("'a' in {x}", lambda v, k: "a" in v), ("{x}.endswith('e')", lambda v, k: v.endswith("e"))),
 }
 _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs meet it, others not
+    # {n}: near a live input's size (its value, for a number), {v}: an item of one, {s}: a sum
     "seq": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
             ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
             ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
-            ("{x}[-1:] < {x}[:1]", lambda v, k, n: v[-1:] < v[:1])),
+            ("{x}[-1:] < {x}[:1]", lambda v, k, n: v[-1:] < v[:1]),
+            ("sum({x}) > {s}", lambda v, k, n: sum(v) > n), ("{v} in {x}", lambda v, k, n: n in v),
+            ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
+            ("min({x}, default=0) < {v}", lambda v, k, n: min(v, default=0) < n),
+            ("{x} and max({x}) < {v}", lambda v, k, n: bool(v) and max(v) < n),
+            ("{x} and min({x}) > {v}", lambda v, k, n: bool(v) and min(v) > n),
+            ("len(set({x})) < len({x})", lambda v, k, n: len(set(v)) < len(v))),
     "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
-            ("len({x}) < {n}", lambda v, k, n: len(v) < n)),
+            ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
+            ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
+            ("sum({x}) < {s}", lambda v, k, n: sum(v) < n)),
     "dict": (("len({x}) > {n}", lambda v, k, n: len(v) > n),
              ("sum({x}.values()) % 2 == 0", lambda v, k, n: sum(v.values()) % 2 == 0),
-             ("len({x}) < {n}", lambda v, k, n: len(v) < n)),
+             ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
+             ("max({x}.values(), default=0) > {s}", lambda v, k, n: max(v.values(), default=0) > n)),
     "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
             ("{x} < 'm'", lambda v, k, n: v < "m"), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
-            ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou")),
+            ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou"), ("' ' in {x}", lambda v, k, n: " " in v),
+            ("{v} in {x}", lambda v, k, n: n in v), ("{x}.isalpha()", lambda v, k, n: v.isalpha()),
+            ("{x}[:1].isupper()", lambda v, k, n: v[:1].isupper())),
     "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0),
             ("{x} < {limit}", lambda v, k, n: v < k), ("{x} > {n}", lambda v, k, n: v > n),
-            ("{x} % 3 == 0", lambda v, k, n: v % 3 == 0), ("{x} < {n}", lambda v, k, n: v < n)),
+            ("{x} % 3 == 0", lambda v, k, n: v % 3 == 0), ("{x} < {n}", lambda v, k, n: v < n),
+            ("abs({x}) > {n}", lambda v, k, n: abs(v) > n)),
 }
 SAMPLES = 12  # inputs whole-input tests are chosen on: the teacher's, then type-directed ones
 MIN_ARM = (4, 2)  # of them, what each arm off the deepest path gets: wanted, at least
@@ -84,9 +104,14 @@ _BOUNDS = SizeBounds()
 class Var:
     name: str
     type: str
-    kind: str = "value"  # value | char | word | index | work (a copy the target may change)
+    # value | digit (a digit: not walked again) | char | numeral (a char of str(n)) | word | index |
+    # pos (an enumerate count) | bound (read by the lines opening a loop body only) | work (a copy
+    # the target may change)
+    kind: str = "value"
     sample: list = field(default_factory=list)  # its values on the anchor input
     wide: list = field(default_factory=list)  # its values on every live sample input
+    seen: tuple[str, list, list] | None = None  # a set of the items before it: (name, truths of
+    # `item in seen` for `sample`, for `wide`), for the test its loop's first if must use
 
 
 class Flow:
@@ -107,12 +132,17 @@ class Flow:
         self.acc_kind = ("work" if stmt_form else "number" if target_type in ("int", "float")
                          else "parts" if target_type == "str" else "list"
                          if target_type in ("bool", "tuple", "pair", "ftuple", "none") else "number")
+        # a collection result is counted: summed up, or its size kept per use
+        self.sizes = self.acc_kind == "number" and target_type not in ("int", "float") and g.rng.random() < 0.3
+        if self.sizes:
+            self.acc_kind = "list"
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
         self.limit: str | None = None
         self.walked_words: set[str] = set()
         self.guards: list[str] = []  # the tests of the if-arms being written
         self.facts: list[tuple[str, bool]] = []  # tests known true or false where the next test goes
         self.limit_literal = "0"
+        self.concat = self.acc_kind == "parts" and g.rng.random() < 0.35  # text += part, not a join
         self.limit_added = False
         self.nested = True
         # the sample: each parameter's value in SAMPLES inputs (the teacher's first), the
@@ -137,14 +167,14 @@ class Flow:
         """A value of the subject type: the newest element of that type, the working copy,
         or the parameter."""
         for var in reversed(self.scope):
-            if var.type == self.t and var.kind != "index":
+            if var.type == self.t and var.kind not in ("index", "pos", "bound"):
                 return var.name
         if self.param.type == "flist":
             return f"max({self.param.name}, default=0.0)"
         return self.param.name
 
     def newest_element(self) -> Var | None:
-        return next((v for v in reversed(self.scope) if v.kind in ("char", "word", "value")
+        return next((v for v in reversed(self.scope) if v.kind in ("char", "numeral", "word", "value", "digit")
                      and v is not self.param and v.name != self.acc), None)
 
     def threshold(self) -> str:
@@ -222,7 +252,7 @@ class Flow:
             self.scope.append(Var(self.acc, self.t, "work"))
             return
         self.acc = g.fresh()
-        init = {"number": "0.0" if self.target_type == "float" else "0", "parts": "[]",
+        init = {"number": "0.0" if self.target_type == "float" else "0", "parts": "''" if self.concat else "[]",
                 "list": "[]"}[self.acc_kind]
         self.line(f"{self.acc} = {init}")
 
@@ -233,13 +263,15 @@ class Flow:
             if rtype in ("int", "float"):
                 self.line(f"{acc} += {expr}")
             elif rtype == "bool":
-                self.line(f"{acc} += 1 if {expr} else 0")
+                self.line(f"{acc} += 1 if {expr} else 0" if self.g.rng.random() < 0.6 else f"{acc} += int({expr})")
             else:
                 self.line(f"{acc} += len({expr})")
         elif kind == "parts":
-            self.line(f"{acc}.append({expr if rtype == 'str' else f'str({expr})'})")
+            part = expr if rtype == "str" else f"str({expr})"
+            self.line(f"{acc} += {part}" if self.concat else f"{acc}.append({part})")
         elif kind == "list":
-            self.line(f"{acc}.append({expr})")
+            self.line(f"{acc}.append(len({expr}))" if self.sizes and rtype not in ("int", "float", "bool")
+                      else f"{acc}.append({expr})")
         else:  # a working copy: elements go in with the type's own insertion
             if rtype != "int" and self.t != "dict":
                 expr = f"len({expr})" if rtype not in ("float", "bool") else f"int({expr})"
@@ -253,21 +285,29 @@ class Flow:
 
     def feed_element(self, var: Var, alternative: bool = False) -> None:
         """A plain use of the current element: the block's own contribution."""
-        x = var.name
+        x, g = var.name, self.g
         if self.acc_kind == "number":
-            if var.type in ("int", "float"):
-                self.line(f"{self.acc} {'-' if alternative else '+'}= {x}")
-            else:
-                self.line(f"{self.acc} {'-' if alternative else '+'}= len({x})")
+            size = x if var.type in ("int", "float") else \
+                f"ord({x})" if var.kind == "char" and g.rng.random() < 0.4 else f"len({x})"
+            if not alternative:
+                self.line(f"{self.acc} += {size}")
+            else:  # the other arm takes the item another way: subtracts it, counts it, squares it
+                self.line(g.choice((f"{self.acc} -= {size}", f"{self.acc} -= {size}", f"{self.acc} += 1",
+                                    f"{self.acc} += {x} * {x}" if var.type == "int" else f"{self.acc} -= {size}")))
         elif self.acc_kind == "parts":
             if var.type == "str":
-                self.feed(f"{x}.upper()" if alternative else x, "str")
+                other = f"{x} * 2" if var.kind == "numeral" else g.choice((
+                    f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if var.kind == "word" else f"{x} * 2",
+                    f"{x}[::-1]" if var.kind == "word" else f"{x}.lower()"))
+                self.feed(other if alternative else x, "str")
             else:
                 self.feed(f"{x} * 2" if alternative else x, var.type)
         elif self.acc_kind == "work":
             self.feed(x, var.type)
+        elif alternative and var.type in ("int", "float"):
+            self.feed(g.choice((f"-{x}", f"-{x}", f"{x} * 2")), var.type)
         else:
-            self.feed(f"-{x}" if alternative and var.type in ("int", "float") else x, var.type)
+            self.feed(x, var.type)
 
     def target_feed(self, nest: int) -> None:
         if self.helper is not None:
@@ -296,6 +336,8 @@ class Flow:
     def finish(self, with_call: bool = False) -> str:
         """The returned value; `with_call` when the body made no other call yet."""
         acc = self.acc or self.param.name
+        if self.acc_kind == "parts" and self.concat:
+            return f"{acc}.strip()" if with_call else acc
         if self.acc_kind == "parts":
             joined = f"{self.g.choice(('', ' ', '-', ', ', '|'))!r}.join({acc})"
             return f"{joined}.strip()" if with_call else joined
@@ -333,7 +375,12 @@ class Flow:
                 tf = _truths(text, [{**env, var.name: v} for v in far])
                 if tn is not None and tf is not None:
                     opts.append((text, None, tn, tf))
-        kind = "char" if var.kind == "char" else "word" if var.type == "str" else var.type
+        first: list[tuple[str, Any, list, list]] = []
+        if var.seen is not None and not any(name == var.name for name, _, _ in self.efacts):
+            seen, tn, tf = var.seen  # the loop set up a set of the items before: test on it
+            first.append((f"{var.name} in {seen}", None, tn, tf))
+            var.seen = None
+        kind = var.kind if var.kind in ("char", "numeral") else "word" if var.type == "str" else var.type
         options = list(_CONDITIONS.get(kind, _CONDITIONS["int"]))
         g.rng.shuffle(options)
         for template, test in options:
@@ -374,7 +421,7 @@ class Flow:
 
         for other in ((True, False) if with_else else (False,)):
             best: tuple[int, list, list[int]] | None = None
-            for o1 in opts:
+            for o1 in first or opts:
                 for o2 in ([None] if not chained else opts):
                     if o2 is not None and o2[0] == o1[0]:
                         continue
@@ -417,18 +464,26 @@ class Flow:
         group = ("num" if t in ("int", "float") else "str" if t == "str" else
                  t if t in ("set", "dict") else "seq")
         options = [o for o in _WHOLE[group] if t != "flist" or "{limit} in" not in o[0]]
+        if group == "seq" and any(c.startswith(f"{x} and ") for c in self.guards):  # known not empty
+            options += [("max({x}) > {v}", lambda v, k, n: max(v) > n), ("min({x}) < {v}", lambda v, k, n: min(v) < n)]
         g.rng.shuffle(options)
         vals = self.values_of(x)
+        live = [vals[i] for i in self.live]
         if group == "num":  # a bound among the live values
-            ns = sorted({int(vals[i]) for i in self.live}) or [3]
+            ns = sorted({int(v) for v in live}) or [3]
         else:
-            sizes = {len(vals[i]) for i in self.live if hasattr(vals[i], "__len__")}
+            sizes = {len(v) for v in live if hasattr(v, "__len__")}
             ns = sorted({m for s in sizes for m in (s - 1, s, s + 1) if m >= 1}) or [3]
+        pools = {"n": ns, "v": _items(live, t), "s": _sums(live, t)}
         out = []
         for template, test in options:
             limit = self.threshold() if "{limit}" in template else ""
-            for n in (g.rng.sample(ns, min(4, len(ns))) if "{n}" in template else [0]):
-                text = template.format(x=x, n=n, limit=limit)
+            slot = next((k for k in pools if "{" + k + "}" in template), None)
+            pool = pools[slot] if slot else [0]
+            if not pool:
+                continue
+            for n in (g.rng.sample(pool, min(4, len(pool))) if slot else [0]):
+                text = template.format(x=x, limit=limit, **{slot or "n": repr(n) if slot == "v" else n})
                 out.append((text, [_safe(test, vals[i], self.limit_at(i), n) for i in range(SAMPLES)]))
         return out
 
@@ -502,7 +557,7 @@ class Flow:
         if inner is not None and inner.type == "int" and inner.kind == "value" \
                 and self.param.name in self.walked:
             d = g.fresh("elem:str")
-            return f"str({inner.name})", [Var(d, "str", "char", _flat(map(str, inner.sample)),
+            return f"str({inner.name})", [Var(d, "str", "numeral", _flat(map(str, inner.sample)),
                                               _flat(map(str, inner.wide)))], []
         src = self.param
         value = self.value(src)
@@ -514,35 +569,78 @@ class Flow:
                                 self.spread(lambda v: list(v)[:3]))], []
         again = src.name in self.walked
         self.walked.add(src.name)
+        n, roll = src.name, g.rng.random()
         if src.type == "str":
-            if src.name not in self.walked_words and g.rng.random() < 0.5:
+            if src.name not in self.walked_words and roll < 0.45:
                 self.walked_words.add(src.name)
                 w = g.fresh("elem:str")
-                return f"{src.name}.split()", [Var(w, "str", "word", _safe_list(str.split, value),
-                                                   self.spread(str.split))], []
+                return f"{n}.split()", [Var(w, "str", "word", _safe_list(str.split, value),
+                                            self.spread(str.split))], []
             ch = g.fresh("elem:str")
-            return src.name, [Var(ch, "str", "char", list(value or ""), self.spread(list))], []
+            chars = list(value or "")
+            if roll < 0.6:  # the position of each character too
+                i = g.fresh("elem:index")
+                return f"enumerate({n})", [Var(i, "int", "pos", list(range(len(chars))),
+                                               self.spread(lambda v: range(len(v)))),
+                                           Var(ch, "str", "char", chars, self.spread(list))], []
+            if roll < 0.7:
+                return f"reversed({n})", [Var(ch, "str", "char", chars[::-1], self.spread(list))], []
+            return n, [Var(ch, "str", "char", chars, self.spread(list))], []
         if src.type in ("list", "tuple", "flist"):
             elem = ELEMENT[src.type]
-            x = g.fresh(f"elem:{elem}")
             items = list(value or [])
-            if g.rng.random() < 0.3:
-                i = g.fresh("elem:index")
-                return (f"range(len({src.name}))",
+            if roll < 0.2:
+                i, x = g.fresh("elem:index"), g.fresh(f"elem:{elem}")
+                return (f"range(len({n}))",
                         [Var(i, "int", "index", list(range(len(items)))),
                          Var(x, elem, "value", items, self.spread(list))],
-                        [f"{x} = {src.name}[{i}]"])
-            return src.name, [Var(x, elem, "value", items, self.spread(list))], []
+                        [f"{x} = {n}[{i}]"])
+            if roll < 0.32:  # neighbours: the step from each item to the next
+                step = self.named(("gap", "step", "delta", "change", "diff", "rise"))
+                steps = self.spread(lambda v: [b - a for a, b in zip(v, v[1:])])
+                here = [b - a for a, b in zip(items, items[1:])]
+                if g.rng.random() < 0.5:
+                    a, b = self.named_pair()
+                    return (f"zip({n}, {n}[1:])",
+                            [Var(a, elem, "bound"), Var(b, elem, "bound"), Var(step, elem, "value", here, steps)],
+                            [f"{step} = {b} - {a}"])
+                i = g.fresh("elem:index")
+                return (f"range(1, len({n}))", [Var(i, "int", "index"), Var(step, elem, "value", here, steps)],
+                        [f"{step} = {n}[{i}] - {n}[{i} - 1]"])
+            x = g.fresh(f"elem:{elem}")
+            if roll < 0.44:  # the position of each item too
+                i = g.fresh("elem:index")
+                start = g.choice((0, 0, 1))
+                return (f"enumerate({n}, 1)" if start else f"enumerate({n})",
+                        [Var(i, "int", "pos", [j + start for j in range(len(items))],
+                             self.spread(lambda v: range(start, len(v) + start))),
+                         Var(x, elem, "value", items, self.spread(list))], [])
+            if roll < 0.6:  # another order, or all but the first
+                walk, order = g.choice(((f"reversed({n})", lambda v: list(v)[::-1]),
+                                        (f"sorted({n})", sorted),
+                                        (f"sorted({n}, reverse=True)", lambda v: sorted(v, reverse=True)),
+                                        (f"{n}[1:]", lambda v: list(v)[1:])))
+                return walk, [Var(x, elem, "value", _safe_list(order, items), self.spread(order))], []
+            return n, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
             x = g.fresh("elem:int")
-            return f"sorted({src.name})", [Var(x, "int", "value", sorted(value or []),
-                                               self.spread(sorted))], []
+            desc = roll < 0.3
+            order = (lambda v: sorted(v, reverse=True)) if desc else sorted
+            return f"sorted({n}, reverse=True)" if desc else f"sorted({n})", \
+                [Var(x, "int", "value", _safe_list(order, value or []), self.spread(order))], []
         if src.type == "dict":
             k, v = g.fresh("elem:str"), g.fresh("elem:int")
             d = dict(value or {})
-            walk = f"list({src.name}.items())[:3]" if again else f"{src.name}.items()"
-            return walk, [Var(k, "str", "word", list(d), self.spread(list)),
-                          Var(v, "int", "value", list(d.values()), self.spread(lambda e: e.values()))], []
+            elems = [Var(k, "str", "word", list(d), self.spread(list)),
+                     Var(v, "int", "value", list(d.values()), self.spread(lambda e: e.values()))]
+            if again:
+                return f"list({n}.items())[:3]", elems, []
+            if roll < 0.3:  # the keys, each value looked up
+                return n, elems, [f"{v} = {n}[{k}]"]
+            if roll < 0.45:
+                elems[0].sample, elems[1].sample = sorted(d), [d[key] for key in sorted(d)]
+                return f"sorted({n}.items())", elems, []
+            return f"{n}.items()", elems, []
         n = src.name  # a number: walk up to it
         i = g.fresh("elem:index")
         cap = 3 if n in self.walked else 10
@@ -552,12 +650,29 @@ class Flow:
         return f"range(int({n}) % {cap} + 1)" if src.type == "float" else f"range(min({n}, {cap}))", \
             [Var(i, "int", "value", list(range(int(top))), self.spread(span))], []
 
+    def named(self, options: tuple[str, ...]) -> str:
+        """A name from `options` not taken yet, else a fresh local."""
+        free = [n for n in options if n not in self.g.used]
+        name = self.g.choice(free) if free else self.g.fresh()
+        self.g.used.add(name)
+        return name
+
+    def named_pair(self) -> tuple[str, str]:
+        """Names for an item and the one after it."""
+        pairs = [(a, b) for a, b in (("prev", "cur"), ("a", "b"), ("left", "right"), ("before", "after"))
+                 if a not in self.g.used and b not in self.g.used]
+        if not pairs:
+            return self.g.fresh(), self.g.fresh()
+        a, b = self.g.choice(pairs)
+        self.g.used |= {a, b}
+        return a, b
+
     def window(self, src: Var) -> str | None:
         """A nested walk over data an outer loop walks already: the items from the outer
         index on (a pairwise look), else the first few, so nests stay short."""
         if src.name not in self.walked or src.type not in ("list", "tuple", "flist", "str"):
             return None
-        index = next((v.name for v in reversed(self.scope) if v.kind == "index"), None)
+        index = next((v.name for v in reversed(self.scope) if v.kind in ("index", "pos")), None)
         if index is not None:
             return f"{src.name}[{index} + 1:{index} + 3]"
         return f"{src.name}[:3]"
@@ -567,14 +682,25 @@ class Flow:
         saved_scope, saved_pool = list(self.scope), {t: list(v) for t, v in g.pool.items()}
         if kind == "for":
             it, elems, opening = self.iterate()
-            names = [e.name for e in elems]
-            target = names[0] if opening else ", ".join(names)
-            self.line(f"for {target} in {it}:")
+            x = elems[-1]
+            seen = None
+            order = _orders(self.param.name).get(it)
+            if rest and rest[0] in ("if", "if-elif") and order is not None and x.kind in ("value", "char") \
+                    and self.param.type in ("list", "tuple", "flist", "str") and g.rng.random() < 0.4:
+                near, far = _repeats(x.sample), self.spread(lambda v: _repeats(order(v)))[:60]
+                if far.count(True) >= 2 and False in far:  # items met before, and new ones
+                    seen = self.named(("seen", "met", "earlier", "before"))
+                    x.seen = (seen, near, far)
+                    self.line(f"{seen} = set()")
+            self.line(f"for {_target(elems, opening)} in {it}:")
             self.indent += 1
             for text in opening:
                 self.line(text)
             self.scope += elems
             self.level_body(rest, elems)
+            if seen is not None:
+                self.line(f"{seen}.add({x.name})")
+            x.seen = None
             self.indent -= 1
         elif kind == "while":
             self.while_block(rest)
@@ -585,16 +711,23 @@ class Flow:
     def while_block(self, rest: tuple[str, ...]) -> None:
         g = self.g
         inner = self.newest_element()
+        roll = g.rng.random()
         if inner is not None and inner.type == "int" and inner.kind == "value":
             n, d = g.fresh(), g.fresh("elem:int")
             self.line(f"{n} = abs({inner.name})")
-            self.line(f"while {n} > 0:")
-            self.indent += 1
-            self.line(f"{d} = {n} % 10")
-            elems = [Var(d, "int", "value", _digits(inner.sample), _digits(inner.wide))]
+            elems = [Var(d, "int", "digit", _digits(inner.sample), _digits(inner.wide))]
             self.scope += elems
-            self.level_body(rest, elems)
-            self.line(f"{n} //= 10")
+            if roll < 0.4:  # digit and rest in one step
+                self.line(f"while {n}:")
+                self.indent += 1
+                self.line(f"{n}, {d} = divmod({n}, 10)")
+                self.level_body(rest, elems)
+            else:
+                self.line(f"while {n} > 0:")
+                self.indent += 1
+                self.line(f"{d} = {n} % 10")
+                self.level_body(rest, elems)
+                self.line(f"{n} //= 10")
             self.indent -= 1
             return
         src = inner if inner is not None and inner.kind == "word" else self.param
@@ -602,7 +735,7 @@ class Flow:
         if src.type in ("set", "dict"):
             work, x = g.fresh(), g.fresh("elem:int" if src.type == "set" else "elem:str")
             self.walked.add(src.name)
-            self.line(f"{work} = sorted({src.name})")
+            self.line(f"{work} = {'list' if src.type == 'dict' and roll < 0.5 else 'sorted'}({src.name})")
             self.line(f"while {work}:")
             self.indent += 1
             self.line(f"{x} = {work}.pop()")
@@ -618,14 +751,22 @@ class Flow:
             self.walked.add(src.name)
             bound = f"min({src.name}, {cap})" if src.type == "int" else f"int({src.name}) % {cap}"
             top = int(value) % cap if src.type == "float" and value is not None else min(int(value or 0), cap)
-            self.line(f"{i} = 0")
-            self.line(f"while {i} < {bound}:")
-            self.indent += 1
             span = (lambda v: range(int(v) % cap)) if src.type == "float" else (lambda v: range(min(v, cap)))
             elems = [Var(i, "int", "value", list(range(max(0, top))), self.spread(span))]
             self.scope += elems
+            if roll < 0.4:  # a countdown
+                self.line(f"{i} = {bound}")
+                self.line(f"while {i} > 0:")
+                elems[0].sample = [v + 1 for v in elems[0].sample]
+                elems[0].wide = [v + 1 for v in elems[0].wide]
+                step = f"{i} -= 1"
+            else:
+                self.line(f"{i} = 0")
+                self.line(f"while {i} < {bound}:")
+                step = f"{i} += 1"
+            self.indent += 1
             self.level_body(rest, elems)
-            self.line(f"{i} += 1")
+            self.line(step)
             self.indent -= 1
             return
         window = self.window(src) if src is self.param else None
@@ -634,22 +775,42 @@ class Flow:
             walk = g.fresh()
             self.line(f"{walk} = {window}")
             value = (value or [])[:3]
-        i = g.fresh("elem:index")
         elem = ELEMENT.get(src.type, "int")
         x = g.fresh(f"elem:{elem}")
         self.walked.add(src.name)
-        self.line(f"{i} = 0")
-        self.line(f"while {i} < len({walk}):")
-        self.indent += 1
-        self.line(f"{x} = {walk}[{i}]")
         kind = "char" if src.type == "str" else "value"
         items = _flat(src.sample) if src is not self.param else list(value or [])
         wide = _flat(src.wide) if src is not self.param else \
             self.spread(lambda v: list(v)[:3] if window is not None else v)
-        elems = [Var(i, "int", "index"), Var(x, elem, kind, items, wide)]
+        if roll < 0.35 and window is None or window is not None and src.type in ("list", "flist") and roll < 0.5:
+            # a work list, taken from the end or the front (a slice is a fresh list already)
+            front = g.rng.random() < 0.4
+            todo = walk
+            if window is None:
+                todo = self.named(("todo", "stack", "queue", "left", "remaining", "pending"))
+                self.line(f"{todo} = list({walk})")
+            self.line(f"while {todo}:")
+            self.indent += 1
+            self.line(f"{x} = {todo}.pop(0)" if front else f"{x} = {todo}.pop()")
+            elems = [Var(x, elem, kind, items if front else items[::-1], wide)]
+            self.scope += elems
+            self.level_body(rest, elems)
+            self.indent -= 1
+            return
+        i = g.fresh("elem:index")
+        back = roll < 0.55
+        if back:  # from the end
+            self.line(f"{i} = len({walk}) - 1")
+            self.line(f"while {i} >= 0:")
+        else:
+            self.line(f"{i} = 0")
+            self.line(f"while {i} < len({walk}):")
+        self.indent += 1
+        self.line(f"{x} = {walk}[{i}]")
+        elems = [Var(i, "int", "index"), Var(x, elem, kind, items[::-1] if back else items, wide)]
         self.scope += elems
         self.level_body(rest, elems)
-        self.line(f"{i} += 1")
+        self.line(f"{i} -= 1" if back else f"{i} += 1")
         self.indent -= 1
 
     def if_block(self, rest: tuple[str, ...], chained: bool) -> None:
@@ -758,13 +919,12 @@ class Flow:
                  self.walked_words)
         self.walked, self.walked_words = set(), set()  # a walk of its own: all the data
         it, elems, opening = self.iterate()
-        target = elems[0].name if opening else ", ".join(e.name for e in elems)
-        self.line(f"for {target} in {it}:")
+        self.line(f"for {_target(elems, opening)} in {it}:")
         self.indent += 1
         for text in opening:
             self.line(text)
         for var in elems:
-            if var.kind != "index":
+            if var.kind not in ("index", "bound"):
                 self.feed_element(var)
         self.indent -= 1
         self.scope, g.pool, self.walked, self.walked_words = saved
@@ -783,12 +943,26 @@ class Flow:
         else:
             # a use before the next level: fewer inside a loop (each turn runs it, and a
             # traced step snapshots the locals)
-            if g.rng.random() < (0.4 if self.newest_element() is None else 0.1):
+            if g.rng.random() < (0.15 if self.newest_element() is None else 0.05):
                 self.target_feed(1)
             self.block(rest)
-        for var in elems:
-            if var.kind != "index" and not self.uses(var.name, mark):
+        unused = [v for v in elems if v.kind not in ("index", "bound") and not self.uses(v.name, mark)]
+        end = len(self.lines)
+        if len(unused) == 2 and unused[0].kind == "pos" and self.acc_kind in ("number", "list") \
+                and unused[1].type in ("int", "float"):
+            i, x = unused[0].name, unused[1].name  # an item with its position
+            if self.acc_kind == "list":
+                self.line(f"{self.acc}.append(({i}, {x}))")
+            else:
+                self.line(f"{self.acc} += {i} * {x}")
+        else:
+            for var in unused:
                 self.feed_element(var)
+        if elems and len(self.lines) > end and end > mark and g.rng.random() < 0.35:
+            # the item's own share first, then the levels below
+            moved = self.lines[end:]
+            del self.lines[end:]
+            self.lines[mark:mark] = moved
 
 
 def _safe(test: Callable[..., bool], *args: Any) -> bool | None:
@@ -856,3 +1030,46 @@ def _truths(text: str, envs: list[dict[str, Any]]) -> list[bool | None] | None:
         except Exception:  # noqa: BLE001 - a test that raises on this input
             out.append(None)
     return out
+
+
+def _target(elems: list[Var], opening: list[str]) -> str:
+    """A for header's target: the elements the opening lines do not bind."""
+    bound = {text.split(" = ")[0] for text in opening}
+    return ", ".join(e.name for e in elems if e.name not in bound)
+
+
+def _items(values: list, t: str) -> list:
+    """Items of the live inputs, for membership tests and bounds (dict: keys; str: letters)."""
+    if t == "str":
+        found = {c for v in values if isinstance(v, str) for c in v if c.isalpha()}
+    elif t == "dict":
+        found = {k for v in values if isinstance(v, dict) for k in v}
+    else:
+        found = {e for v in values if isinstance(v, (list, tuple, set)) for e in v
+                 if isinstance(e, (int, float)) and not isinstance(e, bool)}
+        found = {round(e, 1) if isinstance(e, float) else e for e in found}
+    return sorted(found, key=repr)
+
+
+def _sums(values: list, t: str) -> list:
+    """Sums of the live inputs (dict: its largest value), as bounds."""
+    out = set()
+    for v in values:
+        try:
+            total = max(v.values(), default=0) if t == "dict" else sum(v)
+        except (TypeError, AttributeError):
+            continue
+        out.add(round(total, 1) if isinstance(total, float) else total)
+    return sorted(out)
+
+
+def _repeats(items: list) -> list[bool]:
+    """For each item, whether an equal one came before it."""
+    return [v in items[:j] for j, v in enumerate(items)]
+
+
+def _orders(n: str) -> dict[str, Callable[[Any], list]]:
+    """The walks over `n` whose items come in a known order: header text -> the items."""
+    return {n: list, f"reversed({n})": lambda v: list(v)[::-1], f"sorted({n})": sorted,
+            f"sorted({n}, reverse=True)": lambda v: sorted(v, reverse=True), f"{n}[1:]": lambda v: list(v)[1:],
+            f"enumerate({n})": list, f"enumerate({n}, 1)": list}

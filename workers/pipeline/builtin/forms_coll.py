@@ -51,11 +51,11 @@ def list_form(method: str) -> Form | None:
     if method == "insert":
         return mutator(lambda g, r: f"{p(r)}.insert({g.int_(-2, 4)}, {g.other('int')})", t)
     if method == "clear":
-        return mutator(lambda g, r: f"{p(r)}.clear()", t)
+        return mutator(lambda g, r: f"{p(r)}.clear()", t, settles=True)
     if method == "reverse":
-        return mutator(lambda g, r: f"{p(r)}.reverse()", t)
+        return mutator(lambda g, r: f"{p(r)}.reverse()", t, settles=True)
     if method == "sort":
-        return mutator(lambda g, r: f"{p(r)}.sort({g.choice(('', 'reverse=True'))})", t)
+        return mutator(lambda g, r: f"{p(r)}.sort({g.choice(('', 'reverse=True'))})", t, settles=True)
     if method in ("remove",):
         return _remove(t)
     if method == "pop":
@@ -68,15 +68,31 @@ def list_form(method: str) -> Form | None:
 def seq_form(method: str, t: str) -> Form | None:
     """Methods list and tuple share."""
     if method == "copy":
-        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True)
+        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True, plain_other=True)
     if method == "count":
         return via_slot(lambda g, r, a: f"{p(r)}.count({a})", "int", "int",
                         lambda g, r: g.other("int"))
     if method == "index":
-        one = "[{}]" if t == "list" else "({},)"
-        return via_slot(lambda g, r, a: f"({r} + {one.format(a)}).index({a})", "int", "int",
-                        lambda g, r: g.other("int"))
+        return _index(t)
     return None
+
+
+def _index(t: str) -> Form:
+    """`(r + [a]).index(a)` finds a (or its appended copy); a nested use looks up a value
+    the first one points at in the same padded sequence, bound once before the use."""
+    one = "[{}]" if t == "list" else "({},)"
+
+    def make(g: Ctx, r: str, nest: int) -> Piece:
+        a = g.other("int")
+        if nest == 1:
+            return Piece(f"({r} + {one.format(a)}).index({a})", "int")
+        padded = g.fresh()
+        expr = f"{padded}.index({a})"
+        for _ in range(nest - 1):
+            step = g.choice((f"{expr} // 2", f"{expr} - 1", f"{expr} // {g.int_(3, 4)}"))
+            expr = f"{padded}.index({padded}[{step}])"
+        return Piece(expr, "int", [f"{padded} = {r} + {one.format(a)}"])
+    return make
 
 
 def tuple_form(method: str) -> Form | None:
@@ -95,9 +111,9 @@ def set_form(method: str) -> Form | None:
     if method in ("add", "discard"):
         return mutator(lambda g, r: f"{p(r)}.{method}({g.other('int')})", t)
     if method == "clear":
-        return mutator(lambda g, r: f"{p(r)}.clear()", t)
+        return mutator(lambda g, r: f"{p(r)}.clear()", t, settles=True)
     if method == "copy":
-        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True)
+        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True, plain_other=True)
     if method == "remove":
         return _remove(t)
     if method == "pop":
@@ -115,23 +131,47 @@ def _popitem(g: Ctx, r: str, nest: int) -> Piece:
 def dict_form(method: str) -> Form | None:
     t = "dict"
     if method == "clear":
-        return mutator(lambda g, r: f"{p(r)}.clear()", t)
+        return mutator(lambda g, r: f"{p(r)}.clear()", t, settles=True)
     if method == "update":
         return mutator(lambda g, r: f"{p(r)}.update({g.other(t)})", t)
     if method == "copy":
-        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True)
+        return via_self(lambda g, r: f"{p(r)}.copy()", t, t, idempotent=True, plain_other=True)
     if method == "fromkeys":
         return via_self(lambda g, r: f"{g.choice(('dict', p(r)))}.fromkeys({r}, {g.int_(0, 9)})",
                         t, t)
     if method in ("get", "pop", "setdefault"):
         return via_slot(lambda g, r, a: f"{p(r)}.{method}({g.key()}, {a})", "int", "int",
                         lambda g, r: g.other("int"))
-    if method == "items":
-        return via_self(lambda g, r: f"[*{p(r)}.items()]", "pairs", t)
-    if method == "keys":
-        return via_self(lambda g, r: f"[*{p(r)}.keys()]", "list_str", t)
-    if method == "values":
-        return via_self(lambda g, r: f"[*{p(r)}.values()]", "list", t)
+    if method in ("items", "keys", "values"):
+        return _view(method)
     if method == "popitem":
         return _popitem
     return None
+
+
+def _view(method: str) -> Form:
+    """A dict view, listed; nested, the view of a dict built from the same view: the
+    entries above a bound, the keys whose counts pass a test, one value per last digit."""
+    rtype = {"items": "pairs", "keys": "list_str", "values": "list"}[method]
+
+    def make(g: Ctx, r: str, nest: int) -> Piece:
+        listed = g.choice(("[*{}]", "list({})")) if g.allow_calls else "[*{}]"
+        if nest == 1:
+            return Piece(listed.format(f"{p(r)}.{method}()"), rtype)
+        k, v = g.choice((("k", "v"), ("key", "count"), ("name", "n")))
+        bound = g.int_(1, 6)
+        if method == "items":
+            test = g.choice((f"{v} > {bound}", f"{v} % 2 == {g.int_(0, 1)}", f"{v} != {bound}"))
+            inner = f"{{{k}: {v} for {k}, {v} in {r}.items() if {test}}}"
+        elif method == "keys":
+            test = g.choice((f"{r}[{k}] > {bound}", f"{r}[{k}] % 2 == {g.int_(0, 1)}", f"{k} < 'm'"))
+            inner = f"{{{k}: {r}[{k}] for {k} in {r}.keys() if {test}}}"
+        else:
+            inner = f"{{{v} % {g.int_(3, 10)}: {v} for {v} in {r}.values()}}"
+        expr = f"{inner}.{method}()"
+        for _ in range(nest - 2):
+            expr = f"{{{k}: 0 for {k} in {expr}}}.keys()" if method == "keys" else \
+                f"{{{k}: {v} for {k}, {v} in {expr} if {v} > {g.int_(0, 3)}}}.items()" \
+                if method == "items" else f"{{{v} // 2: {v} for {v} in {expr}}}.values()"
+        return Piece(listed.format(expr), rtype)
+    return make

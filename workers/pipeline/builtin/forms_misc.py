@@ -28,12 +28,24 @@ def float_form(method: str) -> Form | None:
     if method == "divmod()":
         return via_self(lambda g, r: f"divmod({r}, {g.choice(DIVISORS)})", "ftuple", t)
     if method == "as_integer_ratio":
-        return via_self(lambda g, r: f"{p(r)}.as_integer_ratio()", "tuple", t)
+        return _ratio
     if method == "conjugate":
         return via_self(lambda g, r: f"{p(r)}.conjugate()", t, t, idempotent=True)
     if method == "is_integer":
         return via_self(lambda g, r: f"{p(r)}.is_integer()", "bool", t)
     return None
+
+
+def _ratio(g: Ctx, r: str, nest: int) -> Piece:
+    """`x.as_integer_ratio()` is a pair: a nested use takes the ratio of one of its parts
+    scaled to a float (`(x.as_integer_ratio()[1] / 4).as_integer_ratio()`)."""
+    expr = f"{p(r)}.as_integer_ratio()"
+    for _ in range(nest - 1):
+        part = f"{expr}[{g.int_(0, 1)}]"
+        scaled = g.choice((f"{part} / {g.choice(('2', '4', '8', '10'))}", f"{part} * 0.5",
+                           f"{part} * {g.choice(('1.5', '2.5', '0.25'))}"))
+        expr = f"({scaled}).as_integer_ratio()"
+    return Piece(expr, "tuple")
 
 
 def _iter_chain(wrap) -> Form:  # noqa: ANN001 - wrap(g, r, inner_iterator_expr) -> iterator

@@ -71,9 +71,14 @@ def compare(op: str, t: str) -> Form:
 
     def make(g: Ctx, r: str, nest: int) -> Piece:
         """A chained comparison nests: `low <= x <= high` (each operator is one use)."""
-        expr = f"{r} {op} {p(g.other(t))}"
+        last = g.other(t)
+        expr = f"{r} {op} {p(last)}"
         for _ in range(nest - 1):
-            expr = f"{expr} {op} {p(g.other(t))}"
+            g.avoid, kept = g.avoid | {last}, g.avoid  # never `a >= a` inside the chain
+            nxt = g.other(t)
+            g.avoid = kept
+            nxt = nxt if nxt != last else g.lit(t)
+            expr, last = f"{expr} {op} {p(nxt)}", nxt
         return Piece(expr, "bool")
     return make
 
@@ -84,7 +89,7 @@ def length(t: str) -> Form:
 
 def augassign(op: str, t: str) -> Form:
     if op == "*":
-        return statement(lambda g, r: f"{r} *= {g.int_(1, 2)}")
+        return statement(lambda g, r: f"{r} *= {g.int_(2, 3)}")  # never the no-op `*= 1`
     return statement(lambda g, r: f"{r} {op}= {g.other(t)}")
 
 

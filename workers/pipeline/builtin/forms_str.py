@@ -52,6 +52,18 @@ def _maketrans(g: Ctx, r: str, nest: int) -> Piece:
     return Piece(expr, "itable")
 
 
+def _splitlines(g: Ctx, r: str, nest: int) -> Piece:
+    """Lines of the text with a line added; a nested use splits the lines joined again in
+    reverse order (a call, where allowed) or the first line with another one added."""
+    expr = f"({p(r)} + '\\n' + {g.word()!r}).splitlines()"
+    for _ in range(nest - 1):
+        if g.allow_calls and g.rng.random() < 0.6:
+            expr = f"'\\n'.join({expr}[::-1]).splitlines()"
+        else:
+            expr = f"({expr}[{g.choice(('0', '-1'))}] + '\\n' + {g.word()!r}).splitlines()"
+    return Piece(expr, "list_str")
+
+
 def str_form(method: str) -> Form | None:
     t = "str"
     any_str = lambda g, r: g.other("str")  # noqa: E731
@@ -89,8 +101,7 @@ def str_form(method: str) -> Form | None:
             return f"{p(r)}.{method}({sep}{limit})"
         return via_self(split, "list_str", t)
     if method == "splitlines":
-        return via_self(lambda g, r: f"({p(r)} + '\\n' + {g.word()!r}).splitlines()",
-                        "list_str", t)
+        return _splitlines
     if method in ("partition", "rpartition"):
         return via_slot(lambda g, r, a: f"{p(r)}.{method}({nonempty(a)})", "tuple_str", t,
                         lambda g, r: g.choice(SEPS))

@@ -47,7 +47,9 @@ _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "best": ("best", "peak", "top", "highest"),
               "list": ("found", "picked", "kept", "matches", "collected", "out"),
               "parts": ("parts", "pieces", "chunks", "fragments"),
-              "counts": ("counts", "freq", "seen_count", "histogram")}
+              "counts": ("counts", "freq", "seen_count", "histogram"),
+              "set": ("distinct", "uniq", "members", "pool"),
+              "text": ("buffer", "joined", "line_out", "code")}
 _COND = {  # kind -> family -> tests; nested or chained tests on one value take other families
     "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}"),
             "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 != 0", "{x} % {a3} == 1")},
@@ -62,8 +64,31 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
              "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]"),
              "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
 }
-_ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}"), "best": ("{acc} < {size}",),
-             "list": (), "parts": ("{x} not in {acc}",), "counts": ("{x} in {acc}",),
+_TOP_COND = {  # element tests against the whole input ({top}: the data the program walks)
+    "int": {"rel": ("{x} > {top}[0]", "{x} < {top}[-1]", "{x} * len({top}) > sum({top})", "{x} == max({top})",
+                    "{x} > min({top}) * 2", "{x} in {top}[:{a3}]")},
+    "float": {"rel": ("{x} > {top}[0]", "{x} * len({top}) > sum({top})", "{x} == min({top})",
+                      "{x} < max({top}) / 2")},
+    "word": {"rel": ("{x} > {top}[0]", "{x} != {top}[-1]", "len({x}) == len(max({top}, key=len))",
+                     "{x} in {top}[:{a3}]"),
+             "affix": ("{x}.startswith({b})", "{x}.endswith({e})", "{x}.endswith(('e', 'r'))",
+                       "{x}.startswith(('a', 'o'))", "{x}.count({v}) == 1")},
+}
+_PREV_COND = {  # element tests against the one before it
+    "int": ("{x} > {p}", "{x} < {p}", "{x} != {p}", "{x} >= {p}", "{x} - {p} > {a3}"),
+    "float": ("{x} > {p}", "{x} < {p}", "{x} > {p} * 1.5"),
+    "word": ("{x} > {p}", "len({x}) > len({p})", "{x} < {p}", "len({x}) != len({p})"),
+}
+_DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
+    "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}")},
+    "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0")},
+    "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})")},
+    "text": {"total": ("',' in {xs}",)},
+}
+_ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}", "{acc} % 2 == 0", "{acc} + {size} > {n} * 3"),
+             "best": ("{acc} < {size}",),
+             "list": ("len({acc}) < {a3}",), "parts": ("{x} not in {acc}", "len({acc}) < {a3}"), "counts": ("{x} in {acc}",),
+             "set": ("{x} in {acc}", "{x} not in {acc}", "len({acc}) < {a3}"), "text": ("len({acc}) < {a10}",),
              # statement uses: the receiver the target changes
              "seq": (), "set": (), "map": ()}
 
@@ -77,6 +102,9 @@ STATEMENT_DEPTH0_SHARE = DEPTH0_SHARE  # per fitting use, as for expressions: a 
 STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic forms (few variants too)
 STATEMENT_PREP_SHARE = 0.75  # programs of a statement use that first prepare the data
 STATEMENT_TRIES = 3  # statement draws checked before the generic forms take the attempt
+JOINED_TESTS = 0.2  # element tests that join two tests of other families with and / or
+EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
+DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)
 
 
 class _Miss(Exception):
@@ -91,6 +119,9 @@ class Env:
     x_kind: str | None = None  # int | word | char | float
     i: str | None = None  # its index
     loop_depth: int = 0
+    prev: str | None = None  # the element before it (a name the loop keeps, or xs[i - 1])
+    seen: str | None = None  # a set of the elements before it the loop keeps
+    spare: bool = False  # a walk by index: the element may go unread when the index reads the data
 
 
 @dataclass
@@ -149,6 +180,7 @@ class _Program:
         self.pivot: str | None = None
         self.families: dict[str, set[str]] = {}
         self.second: str | None = None
+        self.top_xs: str | None = None  # the data the loops walk (element tests may read it whole)
         self.lits = {"k": str(rng.choice((2, 3, 3, 4, 5))), "r": rng.choice(("1.08", "0.2", "1.5", "0.85")),
                      "f": rng.choice(("2.5", "0.99", "4.0")), "lo": rng.choice(("1.0", "2.5", "0.5")),
                      "s": repr(rng.choice(("a", "e", "o", ",", " ")))}
@@ -218,6 +250,7 @@ class _Program:
         return text
 
     helper_call = None
+    shift = 0
 
     def helper(self, env: Env) -> list[str] | None:
         """The use as a function of its own: its free names become its parameters."""
@@ -334,40 +367,65 @@ class _Program:
     def nested(self, env: Env) -> None:
         w, rng = self.w, self.rng
         rt = self.use.rtype
-        kinds = {"int": ("number", "best", "counts", "list"), "float": ("number", "best", "list"),
-                 "str": ("parts", "number", "list"), "list": ("list", "number"),
-                 "dict": ("list", "number"), "bool": ("number", "list"), "tuple": ("list",),
-                 "set": ("list", "number")}[rt]
+        self.shift = rng.randrange(12)  # where this program starts in each list of contributions
+        kinds = {"int": ("number", "best", "counts", "list", "set", "text"), "float": ("number", "best", "list"),
+                 "str": ("parts", "number", "list", "text", "set"), "list": ("list", "number"),
+                 "dict": ("list", "number"), "bool": ("number", "list"), "tuple": ("list", "set"),
+                 "set": ("list", "number", "set")}[rt]
         # a use that walks all the data runs once, before the walk, and seeds the result
         self.hoisted = self.whole_data and self.loops >= 1 and (self.loops >= 2 or rng.random() < 0.5)
         if self.hoisted:
-            kinds = {"int": ("number", "best"), "float": ("number", "best"), "str": ("parts",),
+            kinds = {"int": ("number", "best"), "float": ("number", "best"), "str": ("parts", "text"),
                      "list": ("list", "number"), "dict": ("number",), "bool": ("number",),
-                     "tuple": ("list",), "set": ("list", "number")}[rt]
+                     "tuple": ("list",), "set": ("list", "number", "set")}[rt]
         self.acc_kind = rng.choice(kinds)
         self.acc = w.name(_ACC_NAMES[self.acc_kind])
         init = {"number": "0.0" if rt == "float" else "0", "best": "0.0" if rt == "float" else "0",
-                "list": "[]", "parts": "[]", "counts": "{}"}[self.acc_kind]
+                "list": "[]", "parts": "[]", "counts": "{}", "set": "set()", "text": "''"}[self.acc_kind]
         if self.hoisted:
             e = self.expr(env)
             init = {"number": e if rt in ("int", "float") else f"1 if {e} else 0" if rt == "bool"
                     else f"len({e})", "best": e, "parts": f"[{e}]",
-                    "list": f"list({e})" if rt == "tuple" else f"sorted({e})" if rt == "set" else e
-                    }[self.acc_kind]
+                    "list": f"list({e})" if rt == "tuple" else f"sorted({e})" if rt == "set" else e,
+                    "text": e, "set": f"set({e})"}[self.acc_kind]
         w.line(f"{self.acc} = {init}")
+        self.top_xs = env.xs
         self.block(tuple(self.knobs.blueprint), env)
         w.line(f"return {self.finish()}")
 
     def finish(self) -> str:
+        """The result as the task reports it (the same at an early return)."""
+        if self.result is None:
+            self.result = self.report()
+        return self.result
+
+    result: str | None = None
+
+    def report(self) -> str:
         acc, rng = self.acc, self.rng
+        top = self.top_xs
         if self.acc_kind == "parts":
-            return f"{rng.choice((repr(' '), repr(', '), repr('-'), repr('|')))}.join({acc})"
+            sep = rng.choice((repr(' '), repr(', '), repr('-'), repr('|'), repr(''), repr('/'), repr('; ')))
+            return rng.choice((f"{sep}.join({acc})", f"{sep}.join({acc})", f"{sep}.join(sorted({acc}))",
+                               f"{sep}.join(reversed({acc}))"))
         if self.acc_kind == "number" and self.use.rtype == "float":
-            return f"round({acc}, 2)"
+            return rng.choice((f"round({acc}, 2)", f"round({acc}, 2)", f"round({acc}, 1)", f"round({acc} / len({top}), 2)"
+                               if top else f"round({acc}, 1)"))
         if self.acc_kind == "list":
-            return rng.choice((acc, acc, f"sorted({acc})" if self.use.rtype in ("int", "float", "str") else acc))
+            plain = (acc, f"{acc}[::-1]", f"(len({acc}), {acc})")
+            ordered = (f"sorted({acc})", f"sorted({acc}, reverse=True)") if self.use.rtype in ("int", "float", "str") else ()
+            return rng.choice(plain + ordered + (acc,))
         if self.acc_kind == "counts":
-            return rng.choice((acc, f"sorted({acc}.items())", f"max({acc}.values(), default=0)"))
+            return rng.choice((acc, f"sorted({acc}.items())", f"max({acc}.values(), default=0)",
+                               f"sorted({acc}.items(), key=lambda kv: kv[1])"))
+        if self.acc_kind == "set":
+            if self.use.rtype in ("int", "str"):
+                return rng.choice((f"sorted({acc})", f"sorted({acc})", f"sorted({acc}, reverse=True)"))
+            return f"len({acc})"
+        if self.acc_kind == "text":
+            return rng.choice((acc, acc, f"{acc}[::-1]", f"{acc}.upper()"))
+        if self.acc_kind == "number" and top:
+            return rng.choice((acc, acc, acc, f"({acc}, len({top}))", f"abs({acc})"))
         return acc
 
     def block(self, kinds: tuple[str, ...], env: Env) -> None:
@@ -386,11 +444,13 @@ class _Program:
         else:
             self.deep(env)
         if env.x is not None and env.x_kind and not _mentions(self.w.lines[mark:], env.x):
-            self.simple(env)
+            if not (env.spare and env.i is not None and _mentions(self.w.lines[mark:], env.i)):
+                self.simple(env)
 
     def for_block(self, rest: tuple[str, ...], env: Env) -> None:
         w, rng = self.w, self.rng
         start = len(w.lines)
+        env = replace(env, prev=None, seen=None)  # an inner loop's element has no predecessor of its own
         if env.x is None:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
@@ -398,20 +458,8 @@ class _Program:
                 w.line(f"for {x} in {env.xs}.split({sep}):")
                 sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             else:
-                ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
-                x = w.name(_ELEM_NAMES[ek])
-                style = rng.randrange(1, 3) if self.whole_data or self.loops > 1 else rng.randrange(3)
-                i = w.name(_ELEM_NAMES["index"]) if style else None
-                if style == 0:
-                    w.line(f"for {x} in {env.xs}:")
-                elif style == 1:
-                    w.line(f"for {i} in range(len({env.xs})):")
-                    w.indent += 1
-                    w.line(f"{x} = {env.xs}[{i}]")
-                    w.indent -= 1
-                else:
-                    w.line(f"for {i}, {x} in enumerate({env.xs}):")
-                sub = replace(env, x=x, x_kind=ek, i=i, loop_depth=env.loop_depth + 1)
+                self.walk(rest, env)
+                return
         elif env.x_kind == "word":
             ch = w.name(_ELEM_NAMES["char"])
             w.line(f"for {ch} in {env.x}:")
@@ -426,16 +474,23 @@ class _Program:
                 w.indent -= 1
                 return
             y = w.name(("other", "later", "nxt"))
-            w.line(f"for {y} in {env.xs}[{env.i} + 1:{env.i} + 3]:")
+            i, xs = env.i, env.xs
+            window = rng.choice((f"{xs}[{i} + 1:{i} + 3]", f"{xs}[{i} + 1:{i} + 3]", f"{xs}[max(0, {i} - 2):{i}]",
+                                 f"{xs}[{i} + 1:{i} + {self.span}]", f"reversed({xs}[max(0, {i} - 2):{i}])"))
+            w.line(f"for {y} in {window}:")
             sub = replace(env, x=y, x_kind="float" if env.kind == "prices" else "int", i=None,
                           loop_depth=env.loop_depth + 1)
         elif env.x_kind in _NUMERIC:
-            d = w.name(("digit", "figure"))
-            w.line(f"for {d} in str({'int(' + env.x + ')' if env.x_kind == 'float' else env.x}):")
-            w.indent += 1
+            whole = f"int({env.x})" if env.x_kind == "float" else env.x
             n = w.name(("place", "unit"))
-            w.line(f"{n} = int({d})")
-            w.indent -= 1
+            if rng.random() < 0.5:
+                w.line(f"for {n} in map(int, str(abs({whole}))):")
+            else:
+                d = w.name(("digit", "figure"))
+                w.line(f"for {d} in str(abs({whole})):")
+                w.indent += 1
+                w.line(f"{n} = int({d})")
+                w.indent -= 1
             sub = replace(env, x=n, x_kind="digit", loop_depth=env.loop_depth + 1)
         else:
             ch = w.name(_ELEM_NAMES["char"])
@@ -449,38 +504,130 @@ class _Program:
             w.lines[start] = header.replace(f"for {sub.i}, {sub.x} in enumerate({env.xs}):",
                                             f"for {sub.x} in {env.xs}:")
 
+    def walk(self, rest: tuple[str, ...], env: Env) -> None:
+        """A for loop over the items of a list: plain, in order or reversed, from the second
+        on, with its index (0- or 1-based, or counted down), or with the item before it
+        (neighbour pairs, xs[i - 1], or a name the loop keeps). A predecessor or an index the
+        body does not read falls back to the plain loop."""
+        w, rng = self.w, self.rng
+        start = len(w.lines)
+        xs = env.xs
+        ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
+        x = w.name(_ELEM_NAMES[ek])
+        indexed = self.whole_data or (self.loops > 1 and rng.random() < 0.6)
+        styles = (("range", "enum", "enum", "enum1", "from1", "back") if indexed else
+                  ("plain", "plain", "range", "enum", "enum1", "pairs", "from1", "track", "track", "slice")
+                  + (("seen", "seen") if ek == "int" else ())
+                  + (("sorted", "reversed") if self.w.allow_calls else ()))
+        style = rng.choice(styles)
+        i = w.name(_ELEM_NAMES["index"]) if style in ("range", "enum", "enum1", "from1", "back") else None
+        prev = None
+        header = f"for {x} in {xs}:"
+        fetch = None
+        if style == "range":
+            header, fetch = f"for {i} in range(len({xs})):", f"{x} = {xs}[{i}]"
+        elif style == "back":
+            header, fetch = f"for {i} in range(len({xs}) - 1, -1, -1):", f"{x} = {xs}[{i}]"
+        elif style == "from1":
+            header, fetch, prev = f"for {i} in range(1, len({xs})):", f"{x} = {xs}[{i}]", f"{xs}[{i} - 1]"
+        elif style == "enum":
+            header = f"for {i}, {x} in enumerate({xs}):"
+        elif style == "enum1":
+            header = f"for {i}, {x} in enumerate({xs}, 1):"
+        elif style == "pairs":
+            prev = w.name(("before", "prev", "left"))
+            header = f"for {prev}, {x} in zip({xs}, {xs}[1:]):"
+        elif style == "track":
+            prev = w.name(("prev", "last", "before"))
+        elif style == "slice":
+            header = f"for {x} in {xs}[1:]:"
+        elif style in ("sorted", "reversed"):
+            header = f"for {x} in {style}({xs}):"
+        seen = w.name(("seen", "met", "earlier")) if style == "seen" else None
+        w.line(header)
+        w.indent += 1
+        if fetch:
+            w.line(fetch)
+        sub = replace(env, x=x, x_kind=ek, i=i, prev=prev, seen=seen, loop_depth=env.loop_depth + 1,
+                      spare=i is not None)
+        self.inner(rest, sub)
+        if i is not None and not _mentions(w.lines[start + 1 + bool(fetch):], x):  # the index reads the data
+            if fetch:
+                del w.lines[start + 1]
+            else:
+                w.lines[start] = w.lines[start].replace(header, f"for {i} in range(len({xs})):")
+                header = w.lines[start].strip()
+        body = w.lines[start + 1:]
+        if seen is not None and _mentions(body, seen):
+            w.line(f"{seen}.add({x})")
+            w.lines.insert(start, "    " * (w.indent - 1) + f"{seen} = set()")
+            start += 1
+        if style == "track" and _mentions(body, prev):
+            w.line(f"{prev} = {x}")
+            first = {"int": "0", "float": "0.0", "word": "''"}[ek]
+            w.lines.insert(start, "    " * (w.indent - 1) + f"{prev} = {first}")
+            start += 1
+        w.indent -= 1
+        if i is not None and style in ("enum", "enum1") and not _mentions(body, i):
+            w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}:")
+        if style == "pairs" and not _mentions(body, prev):
+            w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}[1:]:")
+
     def while_block(self, rest: tuple[str, ...], env: Env) -> None:
         w, rng = self.w, self.rng
+        env = replace(env, prev=None, seen=None)
         if env.x is None and env.kind != "text":
             ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
             x = w.name(_ELEM_NAMES[ek])
-            if rng.random() < 0.5 or self.loops > 1:
+            base = env
+            indexed = self.loops > 1 and rng.random() < 0.6
+            style = rng.choice(("walk", "walk", "back", "from1") if indexed or rng.random() < 0.5 else
+                               ("list", "list", "sorted", "deque") if self.w.allow_calls else ("list",))
+            if style in ("walk", "back", "from1"):
                 i = w.name(_ELEM_NAMES["index"])
-                w.line(f"{i} = 0")
-                w.line(f"while {i} < len({env.xs}):")
+                first, test, step = {"walk": ("0", f"{i} < len({env.xs})", "+="),
+                                     "from1": ("1", f"{i} < len({env.xs})", "+="),
+                                     "back": (f"len({env.xs}) - 1", f"{i} >= 0", "-=")}[style]
+                w.line(f"{i} = {first}")
+                w.line(f"while {test}:")
                 w.indent += 1
                 w.line(f"{x} = {env.xs}[{i}]")
-                self.inner(rest, replace(env, x=x, x_kind=ek, i=i, loop_depth=env.loop_depth + 1))
-                w.line(f"{i} += 1")
+                fetched = len(w.lines)
+                prev = f"{env.xs}[{i} - 1]" if style == "from1" else None
+                self.inner(rest, replace(base, x=x, x_kind=ek, i=i, prev=prev, loop_depth=env.loop_depth + 1,
+                                         spare=True))
+                if not _mentions(w.lines[fetched:], x):  # the index reads the data
+                    del w.lines[fetched - 1]
+                w.line(f"{i} {step} 1")
             else:
                 todo = w.name(("pending", "queue", "todo", "stack"))
-                w.line(f"{todo} = list({env.xs})")
+                if style == "deque":
+                    self.w.imports.add("collections")
+                    w.line(f"{todo} = collections.deque({env.xs})")
+                    take = rng.choice(("popleft()", "pop()"))
+                else:
+                    source = {"list": rng.choice((f"list({env.xs})", f"{env.xs}[:]", f"{env.xs}[::-1]")),
+                              "sorted": f"sorted({env.xs})"}[style]
+                    w.line(f"{todo} = {source}")
+                    take = rng.choice(("pop()", "pop(0)"))
                 w.line(f"while {todo}:")
                 w.indent += 1
-                w.line(f"{x} = {todo}.pop({rng.choice(('', '0'))})")
-                self.inner(rest, replace(env, x=x, x_kind=ek, loop_depth=env.loop_depth + 1,
-                                         xs=todo if self.whole_data else env.xs))
+                w.line(f"{x} = {todo}.{take}")
+                self.inner(rest, replace(base, x=x, x_kind=ek, loop_depth=env.loop_depth + 1,
+                                         xs=todo if self.whole_data and style != "deque" else env.xs))
             w.indent -= 1
         elif env.x is None:  # a text: its words as a work list
             todo = w.name(("pending", "queue", "todo"))
             x = w.name(_ELEM_NAMES["word"])
-            w.line(f"{todo} = {env.xs}.split()")
+            words = rng.choice((f"{env.xs}.split()", f"{env.xs}.split()", f"sorted({env.xs}.split())",
+                                f"{env.xs}.split()[::-1]"))
+            w.line(f"{todo} = {words}")
             w.line(f"while {todo}:")
             w.indent += 1
-            w.line(f"{x} = {todo}.pop()")
+            w.line(f"{x} = {todo}.{rng.choice(('pop()', 'pop()', 'pop(0)'))}")
             self.inner(rest, replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1))
             w.indent -= 1
-        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.7:
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.5:
             j, y = w.name(("j", "ahead", "nxt_at")), w.name(("other", "later", "nxt"))
             w.line(f"{j} = {env.i} + 1")
             w.line(f"while {j} < min({env.i} + 3, len({env.xs})):")
@@ -497,15 +644,31 @@ class _Program:
             self.inner(rest, replace(env, x=left, loop_depth=env.loop_depth + 1))
             w.line(f"{left} -= {self.rng.choice((2, 3))}")
             w.indent -= 1
-        elif env.x_kind in _NUMERIC:
+        elif env.x_kind in _NUMERIC:  # its digits (by % and //, or divmod), or its halvings
             left = w.name(("left", "rest_", "remaining"))
-            d = w.name(("digit", "figure"))
             w.line(f"{left} = abs({env.x})" if env.x_kind == "int" else f"{left} = abs(int({env.x}))")
-            w.line(f"while {left} > 0:")
+            style = rng.choice(("mod", "divmod", "halve") if self.w.allow_calls else ("mod", "halve"))
+            if style == "halve":
+                w.line(f"while {left} > 1:")
+                w.indent += 1
+                self.inner(rest, replace(env, x=left, x_kind="digit", loop_depth=env.loop_depth + 1))
+                w.line(f"{left} //= 2")
+            else:
+                d = w.name(("digit", "figure"))
+                w.line(f"while {left}:" if style == "divmod" else f"while {left} > 0:")
+                w.indent += 1
+                w.line(f"{left}, {d} = divmod({left}, 10)" if style == "divmod" else f"{d} = {left} % 10")
+                self.inner(rest, replace(env, x=d, x_kind="digit", loop_depth=env.loop_depth + 1))
+                if style == "mod":
+                    w.line(f"{left} //= 10")
+            w.indent -= 1
+        elif rng.random() < 0.4:  # a word consumed from the front
+            left, ch = w.name(("rest_", "left", "remaining")), w.name(_ELEM_NAMES["char"])
+            w.line(f"{left} = {env.x}")
+            w.line(f"while {left}:")
             w.indent += 1
-            w.line(f"{d} = {left} % 10")
-            self.inner(rest, replace(env, x=d, x_kind="digit", loop_depth=env.loop_depth + 1))
-            w.line(f"{left} //= 10")
+            w.line(f"{ch}, {left} = {left}[0], {left}[1:]")
+            self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
             w.indent -= 1
         else:  # a word or a character string: walk its letters
             j, ch = w.name(("j", "at", "cursor")), w.name(_ELEM_NAMES["char"])
@@ -520,7 +683,26 @@ class _Program:
     def condition(self, env: Env, families: set[str]) -> tuple[str, str]:
         """(test, family): a family no enclosing or earlier test on this value used."""
         group = env.x_kind if env.x is not None else "data"
-        options = [(f, t) for f, ts in _COND[group].items() if f not in families for t in ts]
+        if group == "data" and len(families) >= DATA_TESTS:
+            raise _Miss("tests on the whole input nest this deep rarely run every arm")
+        calls = self.w.allow_calls
+        table = dict(_COND[group])
+        if env.x is None:
+            table.update(_DATA_COND[env.kind])
+        elif self.top_xs is not None and env.loop_depth and self.kind != "text":
+            table.update(_TOP_COND.get(group, {}))
+        options = [(f, t) for f, ts in table.items() if f not in families for t in ts
+                   if calls or not re.search(r"\b(?!len\()\w+\(|\.", t)]
+        if env.prev is not None and "prev" not in families and group in _PREV_COND:
+            near = [("prev", t) for t in _PREV_COND[group] if t not in self.w.conds]
+            if near and (self.rng.random() < 0.6 or not options):  # a loop that keeps the item before reads it
+                options = near
+            else:
+                options += near
+        if env.seen is not None and "seen" not in families:
+            met = [("seen", t) for t in ("{x} in {s}", "{x} not in {s}") if t not in self.w.conds]
+            if met and (self.rng.random() < 0.6 or not options):  # a loop that keeps a set of the items reads it
+                options = met
         if env.x is not None and "acc" not in families and env.loop_depth:
             size = env.x if env.x_kind in _NUMERIC else f"len({env.x})"
             options += [("acc", t.replace("{size}", size)) for t in _ACC_COND[self.acc_kind]]
@@ -534,15 +716,26 @@ class _Program:
                 .replace("{a5}", str(rng.randint(4, 6))).replace("{a3}", str(rng.randint(3, 4)))
                 .replace("{a6}", str(rng.randint(5, 7))).replace("{a7}", str(rng.randint(6, 8)))
                 .replace("{a8}", str(rng.randint(7, 9)))
-                .replace("{v}", repr(rng.choice("aeiou"))).replace("{m}", repr(rng.choice("hjkmnp"))))
+                .replace("{v}", repr(rng.choice("aeiou"))).replace("{m}", repr(rng.choice("hjkmnp")))
+                .replace("{b}", repr(rng.choice("aopcsr"))).replace("{word}", repr(rng.choice(_WORDS))).replace("{e}", repr(rng.choice("ernt")))
+                .replace("{p}", env.prev or "").replace("{s}", env.seen or "").replace("{top}", self.top_xs or ""))
         return self.render(env, text), family
 
     def if_block(self, rest: tuple[str, ...], env: Env, chained: bool) -> None:
         w, rng = self.w, self.rng
         key = env.x or ""
         outer = self.families.setdefault(key, set())
+        marked = len(w.conds)
         first, fam = self.condition(env, outer)
         tests, fams = [first], {fam}
+        if env.x is not None and rng.random() < JOINED_TESTS:  # two tests on the element joined
+            try:
+                other, fam2 = self.condition(env, outer | fams)
+            except _Miss:
+                pass
+            else:
+                tests[0] = f"{first} {rng.choice(('and', 'and', 'or'))} {other}"
+                fams.add(fam2)
         if chained:
             second, fam2 = self.condition(env, outer | fams)
             tests.append(second)
@@ -550,7 +743,7 @@ class _Program:
         outer |= fams
         deep = rng.randrange(len(tests))
         # an else under a test of the whole input needs one more input to run: rarer there
-        with_else = rng.random() < (0.25 if chained else 0.4) * (0.3 if env.x is None else 1)
+        with_else = rng.random() < (0.15 if chained else 0.25) * (0.3 if env.x is None else 1)
         if env.x is None:  # tests on the whole input: the deeper levels go where the call's input goes
             truths = [self.truth(t) for t in tests]
             if None not in truths:
@@ -561,8 +754,9 @@ class _Program:
             w.indent += 1
             if b == deep:
                 self.inner(rest, env)
-                if not rest and env.loop_depth and rng.random() < 0.3 and self.acc_kind in ("number", "list"):
-                    w.line(f"return {self.finish()}")
+                if not rest and env.loop_depth and rng.random() < EARLY_RETURN:  # a search: stop at the first find
+                    if self.acc_kind in ("number", "list"):
+                        w.line(f"return {self.finish()}")
             else:
                 self.simple(env, alternative=b % 2 == 1)
             w.indent -= 1
@@ -574,14 +768,15 @@ class _Program:
             else:
                 self.simple(env, alternative=True)
             w.indent -= 1
-        del w.conds[-len(tests):]
+        del w.conds[marked:]
         outer -= fams
 
     def truth(self, test: str) -> bool | None:
         """The test's value on the call's own input (None when it cannot be told)."""
         try:
             space = {n: ast.literal_eval(lit) for n, lit in self.w.params}
-            return bool(eval(test, {"__builtins__": {"len": len, "sum": sum}}, space))  # noqa: S307 - our own test text
+            builtins = {"len": len, "sum": sum, "max": max, "min": min, "set": set, "sorted": sorted, "any": any}
+            return bool(eval(test, {"__builtins__": builtins}, space))  # noqa: S307 - our own test text
         except Exception:  # noqa: BLE001 - a test on a name the params lack
             return None
 
@@ -598,7 +793,7 @@ class _Program:
         acc, rt, kind = self.acc, self.use.rtype, self.acc_kind
         if kind == "number":
             if rt in ("int", "float"):
-                self.w.line(f"{acc} += {e}")
+                self.w.line(self.pick((f"{acc} += {e}", f"{acc} += {e}", f"{acc} -= {e}", f"{acc} = {acc} + {e}")))
             elif rt == "bool":
                 self.w.line(f"{acc} += 1 if {e} else 0")
             elif rt == "list" and self.kind in ("ints", "prices") and "str" not in e and "'" not in e:
@@ -610,15 +805,33 @@ class _Program:
         elif kind == "counts":
             key = env.x if env.x is not None else repr("all")
             self.w.line(f"{acc}[{key}] = {acc}.get({key}, 0) + {e}")
+        elif kind == "set":
+            self.w.line(self.pick((f"{acc} |= {e}", f"{acc}.update({e})")) if rt == "set" else f"{acc}.add({e})")
+        elif kind == "text":
+            self.w.line(f"{acc} += {e}" if rt == "str" else f"{acc} += str({e})")
         elif kind == "parts":
-            self.w.line(f"{acc}.append({e})")
+            tagged = f"f'{{{env.x}}}={{{e}}}'" if env.x is not None and not re.search(r"""['"{}\\]""", e) else None
+            self.w.line(self.pick((f"{acc}.append({e})", f"{acc}.append({e})", f"{acc}.insert(0, {e})")
+                                  + ((f"{acc}.append({tagged})",) if tagged else ())))
         elif rt == "set":
             self.w.line(f"{acc}.extend(sorted({e}))")
         else:
             if rt == "list" and self.rng.random() < 0.6:
                 self.w.line(self.rng.choice((f"{acc}.extend({e})", f"{acc} += {e}")))
             else:
-                self.w.line(f"{acc}.append({e})")
+                pair = (f"{acc}.append(({env.i}, {e}))",) if env.i is not None else ()
+                self.w.line(self.pick((f"{acc}.append({e})", f"{acc}.append({e})", f"{acc} += [{e}]",
+                                       f"{acc}.insert(0, {e})") + pair))
+
+    def pick(self, options: tuple[str, ...]) -> str:
+        return self.rng.choice(options)
+
+    def other_arm(self, options: tuple[str, ...], v: int) -> str:
+        """The v-th contribution (from this program's shift), never the line the arm before wrote."""
+        k = (v + self.shift) % len(options)
+        if options[k] in (t.strip() for t in self.w.lines[-3:]) and len(options) > 1:
+            k = (k + 1) % len(options)
+        return options[k]
 
     def simple(self, env: Env, alternative: bool = False, variant: int | None = None) -> None:
         """The current element's own contribution, as the accumulator takes it."""
@@ -632,33 +845,73 @@ class _Program:
             pick = tail if v % 2 else head
             if self.kind == "words":
                 pick = f"len({pick})"
-            options = {"number": (f"{acc} += {pick}", f"{acc} -= {pick}"),
-                       "best": (f"{acc} = max({acc}, {pick})", f"{acc} = min({acc}, {pick})"),
-                       "counts": (f"{acc}[len({xs})] = {pick}",),
-                       "parts": (f"{acc}.append(str({pick}))", f"{acc}.insert(0, str({pick}))"),
-                       "list": (f"{acc}.append({pick})", f"{acc}.insert(0, {pick})")}[kind]
-            self.w.line(options[v % len(options)])
+            # a value of the whole input, as the accumulator takes it
+            calls = self.w.allow_calls
+            whole = {"ints": (f"len({xs})", f"{xs}[0] * 2") + ((f"max({xs})", f"min({xs})", f"sum({xs}[:2])") if calls else ()),
+                     "prices": (f"{xs}[-1] - {xs}[0]",) + ((f"max({xs})", f"round(min({xs}))") if calls else ()),
+                     "words": (f"len({xs})", f"len({xs}[-1]) - len({xs}[0])")
+                     + ((f"len(max({xs}, key=len))", f"len(min({xs}))") if calls else ()),
+                     "text": (f"len({xs})",) + ((f"len({xs}.split())", f"{xs}.count(',')") if calls else ())}[self.kind]
+            other = whole[v % len(whole)]
+            parts = (f"{xs}[0]", f"{xs}[-1].upper()") if self.kind == "words" else \
+                ((f"{xs}[:{self.span}]", f"{xs}.split()[0]" if calls else f"{xs}[-2:]") if self.kind == "text" else
+                 (f"str({pick})", f"str({other})"))
+            options = {"number": (f"{acc} += {pick}", f"{acc} -= {pick}", f"{acc} += {other}", f"{acc} -= {other}"),
+                       "best": (f"{acc} = max({acc}, {pick})", f"{acc} = min({acc}, {pick})")
+                       if self.hoisted else (f"{acc} = max({acc}, {pick})", f"{acc} = max({acc}, {other})"),
+                       "counts": (f"{acc}[len({xs})] = {pick}", f"{acc}[{pick}] = {other}"),
+                       "parts": (f"{acc}.append(str({pick}))", f"{acc}.insert(0, str({pick}))")
+                       + tuple(f"{acc}.append({o})" for o in parts),
+                       "list": (f"{acc}.append({pick})", f"{acc}.insert(0, {pick})", f"{acc}.append({other})",
+                                f"{acc}.insert(0, {other})"),
+                       "set": ((f"{acc}.add(str({pick}))", f"{acc}.add(str({other}))") if self.use.rtype == "str"
+                               else (f"{acc}.add({pick})", f"{acc}.add({other})")),
+                       "text": (f"{acc} += str({pick})", f"{acc} += str({other})")}[kind]
+            self.w.line(self.other_arm(options, v))
             return
         size = x if xk in _NUMERIC else f"len({x})"
         a = self.rng.randint(2, 5)
+        i, p = env.i, env.prev
+        gap = (f"{x} - {p}" if xk in _NUMERIC else f"len({x}) - len({p})") if p is not None else None
         if kind == "number":
             options = (f"{acc} += {size}", f"{acc} -= {size}", f"{acc} += {size} // {a}" if xk != "float"
                        else f"{acc} += {x} / {a}", f"{acc} += {size} * {a}", f"{acc} -= {size} % {a}")
+            options += ((f"{acc} += {gap}", f"{acc} += abs({gap})") if gap else ()) + \
+                ((f"{acc} += {i} * {size}",) if i is not None else ())
         elif kind == "best":
-            options = (f"{acc} = max({acc}, {size})", f"{acc} = min({acc}, {size})",
-                       f"{acc} = {size} if {size} > {acc} else {acc}")
+            options = (f"{acc} = max({acc}, {size})", f"{acc} = {size} if {size} > {acc} else {acc}") + \
+                ((f"{acc} = min({acc}, {size})",) if self.hoisted else ())  # (a best that starts at 0 only grows)
+            options += (f"{acc} = max({acc}, {gap})",) if gap else ()
         elif kind == "counts":
-            options = (f"{acc}[{x}] = {acc}.get({x}, 0) + 1", f"{acc}[{x}] = {acc}.get({x}, 0) - 1")
+            keys = (x, f"{x} % {a}") if xk in ("int", "digit") else (f"{x}[0]", x) if xk == "word" else (x,)
+            options = (f"{acc}[{keys[0]}] = {acc}.get({keys[0]}, 0) + 1", f"{acc}[{keys[-1]}] = {acc}.get({keys[-1]}, 0) - 1")
+            options += ((f"{acc}[{x}] = {i}",) if i is not None else ()) + \
+                ((f"{acc}[{keys[-1]}] = {acc}.get({keys[-1]}, 0) + {size}",) if xk != "char" else ())
+        elif kind == "set":  # items of the use's own type, so the set sorts
+            if self.use.rtype == "str":
+                items = (x, f"{x}.upper()", f"{x}[:2]") if xk in ("word", "char") else (f"str({x})",)
+            elif self.use.rtype == "int":
+                items = (x, f"{x} % {a}", f"{x} // {a}") if xk in ("int", "digit") else (size,)
+            else:
+                items = (size,)
+            options = tuple(f"{acc}.add({o})" for o in items)
+        elif kind == "text":
+            options = ((f"{acc} += {x}", f"{acc} += {x}.upper()") + ((f"{acc} += {x}[0]",) if xk == "word" else ())
+                       if xk in ("word", "char") else (f"{acc} += str({x})", f"{acc} += str({x} % 10)"))
         elif kind == "parts":
             options = ((x, f"{x}.upper()", f"{x}[::-1]" if xk == "word" else f"{x} * {a}")
+                       + ((f"{x}.title()", f"{x}[:{a}]") if xk == "word" else ())
                        if xk in ("word", "char")
                        else (f"str({x})", f"str({x} * 2)", f"f'<{{{x}}}>'"))
+            options += (f"f'{{{i}}}:{{{x}}}'",) if i is not None else ()
+            options += (f"f'{{{p}}}-{{{x}}}'",) if p is not None and xk in ("word", "char") else ()
             options = tuple(f"{acc}.append({o})" for o in options)
         else:
             options = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") if xk in _NUMERIC
                        else (x, f"{x}.upper()", f"len({x})", f"{x}[:{a}]"))
-            options = tuple(f"{acc}.append({o})" for o in options)
-        self.w.line(options[v % len(options)])
+            options += ((f"({i}, {x})",) if i is not None else ()) + ((gap, f"({p}, {x})") if gap else ())
+            options = tuple(f"{acc}.append({o})" for o in options) + (f"{acc}.insert(0, {x})",)
+        self.w.line(self.other_arm(options, v))
 
 
 _NUMERIC = ("int", "float", "digit")
@@ -804,6 +1057,7 @@ class _StmtProgram(_Program):
     def nested(self, env: Env) -> None:
         env = self.prepare(env)
         self.top = env
+        self.top_xs = env.xs
         self.receivers()
         self.put(env, self.use.init)
         self.block(tuple(self.knobs.blueprint), env)

@@ -34,15 +34,28 @@ def _other_like(g: Ctx, t: str, r: str) -> str:
 def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str], str]) -> Form:
     """Nest through an argument. A result of the slot's own type nests by chaining (`r + a
     + b`, `d.get(k, d.get(j, 0))`); a bool picks the argument (`(a if a in r else b) in r`);
-    anything else is converted to the slot type."""
+    anything else is converted to the slot type. A variable is not passed twice in a chain
+    (`s | t | t`, `.removesuffix(w).removesuffix(w)`): a literal takes the second turn."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        expr = render(g, r, default(g, r))
+        passed: set[str] = set()
+
+        def arg() -> str:
+            a = default(g, r)
+            if a.isidentifier() and a in passed:
+                try:
+                    a = g.lit(slot)
+                except ValueError:
+                    pass
+            passed.add(a)
+            return a
+
+        expr = render(g, r, arg())
         for _ in range(nest - 1):
             if rtype == "bool":
                 a, b = default(g, r), default(g, r)
                 expr = render(g, r, f"{p(a)} if {expr} else {p(b)}")
             elif rtype == slot and slot != "int" and p(expr) in (
-                    chained := render(g, p(expr), default(g, r))):
+                    chained := render(g, p(expr), arg())):
                 expr = chained
             else:
                 expr = render(g, r, convert(g, expr, rtype, slot, basis=r))
@@ -51,10 +64,12 @@ def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str]
 
 
 def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
-             idempotent: bool = False) -> Form:
+             idempotent: bool = False, plain_other: bool = False) -> Form:
     """Nest through the receiver. Idempotent methods and predicates nest by choosing the
     receiver with an inner use (`(a if a.lower() <= b.lower() else b).lower()`), never by
-    repeating themselves; other results are chained or converted to the receiver type."""
+    repeating themselves; other results are chained or converted to the receiver type.
+    `plain_other`: the value compared against is not put through the method (a copy
+    compares as the original: `(a if a.copy() == b else b).copy()`)."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = render(g, r)
         for _ in range(nest - 1):
@@ -64,7 +79,7 @@ def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
             elif idempotent and rtype == recv:
                 b = _other_like(g, recv, r)
                 op = g.choice(("<=", ">=", "<", ">")) if recv in ORDERED else "=="
-                other = render(g, b) if b.isidentifier() else b
+                other = render(g, b) if b.isidentifier() and not plain_other else b
                 expr = render(g, f"{r} if {expr} {op} {other} else {b}")
             else:
                 expr = render(g, p(convert(g, expr, rtype, recv, basis=r)))
@@ -76,9 +91,11 @@ ORDERED = ("str", "list", "tuple", "int", "float", "bytes")
 
 
 def mutator(render: Callable[[Ctx, str], str], recv: str,
-            pre: Callable[[Ctx, str, int], list[str]] | None = None) -> Form:
+            pre: Callable[[Ctx, str, int], list[str]] | None = None, settles: bool = False) -> Form:
     """A method returning None cannot feed another use (only `(r.m(a) or r).m(b)` could),
-    so nesting is repetition, as for the statement forms; `pre` makes it safe."""
+    so nesting is repetition, as for the statement forms; `pre` makes it safe. A method
+    whose second use alone undoes or repeats the first (`settles`: reverse, sort, clear)
+    always has a change between its uses."""
     grow = {"list": ("{r} += [{v}]", "{r} += [{v}, {w}]", "{r}[:0] = [{v}]", "{r} *= 2"),
             "set": ("{r} |= {{{v}}}", "{r} -= {{{v}}}", "{r} |= {{{v}, {w}}}"),
             "dict": ("{r}[{k}] = {v}", "{r}[{k}] = {r}.get({k}, {v})")}.get(recv)
@@ -86,9 +103,10 @@ def mutator(render: Callable[[Ctx, str], str], recv: str,
     def make(g: Ctx, r: str, nest: int) -> Piece:
         lines = []
         for i in range(nest):
-            if grow and g.rng.random() < (0.6 if i else 0.3):  # something changes between uses
+            if grow and (i and settles or g.rng.random() < (0.6 if i else 0.3)):  # a change between uses
                 text = g.choice(grow if g.allow_calls else [x for x in grow if "(" not in x])
-                lines.append(text.format(r=r, v=g.other("int"), w=g.int_(0, 9), k=g.key()))
+                v = g.other("int") if "{v}" in text else ""  # no parameter the line does not read
+                lines.append(text.format(r=r, v=v, w=g.int_(0, 9), k=g.key()))
             lines.append(render(g, r))
         return Piece(lines[-1], "none", (pre(g, r, nest) if pre else []) + lines[:-1], stmt=True)
     return make

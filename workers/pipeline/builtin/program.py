@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import functools
 import random
+import re
 from dataclasses import dataclass
 
 from workers.pipeline.builtin.compact import build_compact
@@ -24,10 +25,12 @@ from workers.pipeline.builtin.idioms import build_idiom
 from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
 from workers.pipeline.builtin.selfcheck import check_seed, self_check
+from workers.pipeline.builtin import straight_builtins
+from workers.pipeline.builtin.straight_shapes import combine, prep
 from workers.pipeline.constraints.catalog import Catalog, Entry, load_catalog
 from workers.pipeline.constraints.levels import validate_knobs, with_blueprint
 from workers.pipeline.records import Constraint, Knobs
-from workers.pipeline.naturalness.static import static_findings
+from workers.pipeline.naturalness.static import IDEMPOTENT, static_findings
 from workers.pipeline.static_check import measure_structure
 
 MAX_ATTEMPTS = 24
@@ -126,34 +129,64 @@ def _use(g: Ctx, form, value: str, nest: int, lines: list[str]) -> tuple[str, st
     return name, piece.rtype, False
 
 
+_COPY = {"list": "{r}[:]", "set": "{{*{r}}}", "dict": "{{**{r}}}"}  # copies without a call
+
+
+def _has_call(text: str) -> bool:
+    return re.search(r"[A-Za-z_]\w*\(", text) is not None
+
+
 def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[str],
-              stmt_form: bool, helper: tuple[str, list[str]] | None) -> list[str]:  # noqa: ANN001
-    """Depth 0: a short pipeline, each step taking the previous step's value; sometimes
-    two inputs go through the target and their results are combined."""
+              stmt_form: bool, helper: tuple[str, list[str]] | None,
+              entry: Entry | None = None) -> list[str]:  # noqa: ANN001
+    """Depth 0: at most a line or two readying the input (straight_shapes.prep, or glue),
+    the nested use, sometimes the same use on a second input, and a return: the result,
+    a tuple of named results, a comparison, or a shaped result. The iterator builtins get
+    bodies of their own (straight_builtins)."""
+    if entry is not None and entry.type == entry.method and knobs.nested_calls and helper is None:
+        body = straight_builtins.build(g, entry.method, param, knobs.other_methods)
+        if body is not None:
+            return body
     lines: list[str] = []
     value, vtype = param, subject
     other_done = False
+    pivot = None
     if stmt_form and knobs.other_methods:
         work = g.fresh()
         lines.append(f"{work} = {subject}({param})")
         value, other_done = work, True
     else:
-        for _ in range(g.choice((0, 1, 1, 2, 2, 3))):
-            derived = glue(g, subject, value, banned)  # call-free unless the level allows calls
-            if derived is None:
-                break
-            name = g.fresh()
-            lines.append(f"{name} = {derived}")
+        for step in range(g.choice((0, 1, 1, 1, 2))):
+            shaped = prep(g, subject, value, knobs.other_methods) \
+                if step == 0 and pivot is None and g.rng.random() < 0.7 else None
+            if shaped is not None:
+                line, name, unpacked = shaped
+                lines.append(line)
+                pivot = pivot or unpacked
+                if unpacked:
+                    g.remember(unpacked, "str" if subject == "str" else "int")
+            else:
+                derived = glue(g, subject, value, banned)  # call-free unless the level allows calls
+                if derived is None:
+                    break
+                name = g.fresh()
+                lines.append(f"{name} = {derived}")
             g.remember(name, subject)
             value = name
-            other_done = other_done or "(" in derived
+            other_done = other_done or _has_call(lines[-1])
+        if stmt_form and value == param and subject in _COPY:  # never change the caller's data
+            work = g.fresh()
+            copy = "[*{r}]" if subject == "list" and g.rng.random() < 0.4 else _COPY[subject]
+            lines.append(f"{work} = " + copy.format(r=param))
+            value = work
     if knobs.other_methods and not other_done and g.rng.random() < 0.5:
         step = other_step(g, subject, value, banned)
         if step is not None and step[1] == subject:
             name = g.fresh()
             lines.append(f"{name} = {step[0]}")
             value, other_done = name, True
-    nest = g.choice((2, 3)) if knobs.nested_calls else 1
+    nest = g.choice((2, 2, 3)) if knobs.nested_calls else 1
+    ending = None  # a return expression that replaces the usual one
     if helper is not None:
         name = g.fresh()
         hname, types = helper
@@ -171,26 +204,32 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
                 and subject in _COMBINE else None
             if other is not None:  # the same change to a second input, then both together
                 _use(g, form, other, 1, lines)
-                value = g.choice(_COMBINE[subject]).format(a=value, b=other, sep="' '")
-                name = g.fresh()
-                lines.append(f"{name} = {value}")
-                value = name
+                ending = combine(g, subject, value, other) if g.rng.random() < 0.5 else None
+                if ending is None:
+                    value = g.choice(_COMBINE[subject]).format(a=value, b=other, sep="' '")
+                    name = g.fresh()
+                    lines.append(f"{name} = {value}")
+                    value = name
         elif vtype in _COMBINE and g.rng.random() < 0.4:
             other = g.param(subject) if len(g.params) < g.max_params else None
             if other is not None:
                 second, stype, _ = _use(g, form, other, 1, lines)
                 if stype == vtype:
-                    template = g.choice(_COMBINE[vtype])
                     a, b = (second, first) if g.rng.random() < 0.5 else (first, second)
-                    name = g.fresh()
-                    lines.append(f"{name} = " + template.format(
-                        a=a, b=b, sep=repr(g.choice(("-", " ", ":", "/")))))
-                    value = name
+                    ending = combine(g, vtype, a, b) if g.rng.random() < 0.5 else None
+                    if ending is None:
+                        template = g.choice(_COMBINE[vtype])
+                        name = g.fresh()
+                        lines.append(f"{name} = " + template.format(
+                            a=a, b=b, sep=repr(g.choice(("-", " ", ":", "/")))))
+                        value = name
                 else:
                     value = second
-        elif vtype == subject and g.rng.random() < 0.4:
+        elif vtype == subject and g.rng.random() < 0.4 and (entry is None or entry.method not in IDEMPOTENT):
             again, atype, _ = _use(g, form, value, 1, lines)
             value, vtype = again, atype or subject
+    if ending is not None and (other_done or not knobs.other_methods):
+        return _finish(lines, ending, pivot)
     if knobs.other_methods and not other_done:
         step = other_step(g, vtype, value, banned)
         if step is not None:
@@ -200,13 +239,24 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
     elif g.rng.random() < 0.5:  # then shape the result: drop an end, reverse, extend
         shaped = glue(g, vtype, value, banned) if vtype in ("str", "list", "tuple", "set", "int") else None
         if shaped is not None and "(" not in shaped:
-            return [f"    {line}" for line in lines] + [f"    return {shaped}"]
-    return [f"    {line}" for line in lines] + [f"    return {value}"]
+            return _finish(lines, shaped, pivot)
+    return _finish(lines, value, pivot)
+
+
+def _finish(lines: list[str], result: str, pivot: str | None) -> list[str]:
+    """The body with its return: a pivot no line read is returned beside the result, and a
+    value bound only to be returned is returned directly."""
+    if pivot is not None and not any(re.search(rf"\b{pivot}\b", line) for line in lines[1:] + [result]):
+        result = f"{pivot}, {result}"
+    last = lines[-1] if lines else ""
+    if result.isidentifier() and last.startswith(f"{result} = ") \
+            and not any(re.search(rf"\b{result}\b", line) for line in lines[:-1]):
+        lines, result = lines[:-1], last[len(result) + 3:]
+    return [f"    {line}" for line in lines] + [f"    return {result}"]
 
 
 def _calls_other(lines: list[str], banned: set[str]) -> bool:
     """Whether the body calls anything but the target (a cheap look at the text)."""
-    import re
     names = set(re.findall(r"([A-Za-z_]\w*)\(", "\n".join(lines)))
     return bool(names - banned - set(HELPER_NAMES))
 
@@ -237,7 +287,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
         helper = (hname, htypes)
     param = g.param(ptype)
     if not knobs.control_flow_depth:
-        body = _straight(g, form, subject, param, knobs, banned, stmt_form, helper)
+        body = _straight(g, form, subject, param, knobs, banned, stmt_form, helper, entry)
     else:
         flow = Flow(g, form, "float" if ptype == "flist" else subject,
                     Var(param, ptype, "value", [ast.literal_eval(g.params[-1].literal)]),

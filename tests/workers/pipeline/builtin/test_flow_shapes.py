@@ -1,0 +1,52 @@
+"""Shapes of the generic flow's loops: a set of the items met so far is only written when
+the loop's first if tests it (else the set is a dead store)."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+
+from workers.pipeline.builtin.context import Ctx
+from workers.pipeline.builtin.flow import Flow, Var, _repeats
+from workers.pipeline.builtin.registry import form_for
+from workers.pipeline.constraints import load_catalog
+
+CATALOG = load_catalog()
+
+
+def _draw(seed: int, literal: str) -> tuple[Flow, str]:
+    g = Ctx(random.Random(seed), True)
+    name = g.param("list")
+    g.params[-1].literal = literal
+    flow = Flow(g, form_for(CATALOG.get("list", "count")), "list",
+                Var(name, "list", "value", [ast.literal_eval(literal)]), False, "int")
+    flow.start_acc()
+    flow.block(("for", "if"))
+    code = "\n".join([f"def f({', '.join(q.name for q in g.params)}):", *flow.lines,
+                      f"    return {flow.finish()}"])
+    return flow, code
+
+
+def test_repeats_marks_the_items_met_before() -> None:
+    assert _repeats([3, 1, 3, 4, 1, 1]) == [False, False, True, False, True, True]
+    assert _repeats([]) == []
+
+
+def test_a_seen_set_is_written_only_with_its_membership_test() -> None:
+    written = 0
+    for seed in range(300):
+        flow, code = _draw(seed, "[3, 1, 3, 4, 1, 5]")
+        found = re.search(r"^    (\w+) = set\(\)$", code, re.M)
+        if found is None:
+            continue
+        written += 1
+        seen = found.group(1)
+        first_if = re.search(r"^        if (.*):$", code, re.M)
+        assert first_if is not None and re.fullmatch(rf"\w+ in {seen}", first_if.group(1)), code
+        assert re.search(rf"^        {seen}\.add\(\w+\)$", code, re.M), code
+        namespace: dict = {}
+        exec(compile(code, "<flow>", "exec"), namespace)  # noqa: S102 - the generator's own code
+        args = [ast.literal_eval(q.literal) for q in flow.g.params]
+        namespace["f"](*args)  # runs on the teacher's input
+    assert written >= 3

@@ -75,24 +75,36 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("min({x}, default=0) < {v}", lambda v, k, n: min(v, default=0) < n),
             ("{x} and max({x}) < {v}", lambda v, k, n: bool(v) and max(v) < n),
             ("{x} and min({x}) > {v}", lambda v, k, n: bool(v) and min(v) > n),
-            ("len(set({x})) < len({x})", lambda v, k, n: len(set(v)) < len(v))),
+            ("len(set({x})) < len({x})", lambda v, k, n: len(set(v)) < len(v)),
+            ("{x} and sum({x}) / len({x}) > {v}", lambda v, k, n: bool(v) and sum(v) / len(v) > n),
+            ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{v} not in {x}", lambda v, k, n: n not in v),
+            ("sorted({x}) == list({x})", lambda v, k, n: sorted(v) == list(v)),
+            ("{x} and max({x}) - min({x}) > {n}", lambda v, k, n: bool(v) and max(v) - min(v) > n)),
     "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
             ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
             ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
-            ("sum({x}) < {s}", lambda v, k, n: sum(v) < n)),
+            ("sum({x}) < {s}", lambda v, k, n: sum(v) < n), ("{v} not in {x}", lambda v, k, n: n not in v),
+            ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
+            ("{x} and min({x}) < {v}", lambda v, k, n: bool(v) and min(v) < n)),
     "dict": (("len({x}) > {n}", lambda v, k, n: len(v) > n),
              ("sum({x}.values()) % 2 == 0", lambda v, k, n: sum(v.values()) % 2 == 0),
              ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
-             ("max({x}.values(), default=0) > {s}", lambda v, k, n: max(v.values(), default=0) > n)),
+             ("max({x}.values(), default=0) > {s}", lambda v, k, n: max(v.values(), default=0) > n),
+             ("{v} not in {x}", lambda v, k, n: n not in v), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
+             ("sum({x}.values()) > {s}", lambda v, k, n: sum(v.values()) > n),
+             ("{x} and min({x}.values()) < {s}", lambda v, k, n: bool(v) and min(v.values()) < n)),
     "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
             ("{x} < 'm'", lambda v, k, n: v < "m"), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
             ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou"), ("' ' in {x}", lambda v, k, n: " " in v),
             ("{v} in {x}", lambda v, k, n: n in v), ("{x}.isalpha()", lambda v, k, n: v.isalpha()),
-            ("{x}[:1].isupper()", lambda v, k, n: v[:1].isupper())),
+            ("{x}[:1].isupper()", lambda v, k, n: v[:1].isupper()),
+            ("{x}.startswith({v})", lambda v, k, n: v.startswith(n)), ("{x}.endswith({v})", lambda v, k, n: v.endswith(n)),
+            ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{x}.strip() != {x}", lambda v, k, n: v.strip() != v)),
     "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0),
             ("{x} < {limit}", lambda v, k, n: v < k), ("{x} > {n}", lambda v, k, n: v > n),
             ("{x} % 3 == 0", lambda v, k, n: v % 3 == 0), ("{x} < {n}", lambda v, k, n: v < n),
-            ("abs({x}) > {n}", lambda v, k, n: abs(v) > n)),
+            ("abs({x}) > {n}", lambda v, k, n: abs(v) > n), ("{x} % 2", lambda v, k, n: v % 2 != 0),
+            ("0 < {x} < {n}", lambda v, k, n: 0 < v < n)),
 }
 SAMPLES = 12  # inputs whole-input tests are chosen on: the teacher's, then type-directed ones
 MIN_ARM = (4, 2)  # of them, what each arm off the deepest path gets: wanted, at least
@@ -137,6 +149,7 @@ class Flow:
         if self.sizes:
             self.acc_kind = "list"
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
+        self.helper_sig: tuple[list[str], bool, str] | None = None  # (param names, defaulted, result type)
         self.limit: str | None = None
         self.walked_words: set[str] = set()
         self.guards: list[str] = []  # the tests of the if-arms being written
@@ -322,16 +335,24 @@ class Flow:
             self.feed(piece.expr, piece.rtype)
 
     def call_helper(self) -> None:
+        """The call of the C6 helper: a parameter with a default is left out or passed by
+        name when no local of its type is around; a helper reporting a size feeds a number."""
         name, types = self.helper  # type: ignore[misc]
+        names, defaulted, rtype = self.helper_sig or ([], False, self.target_type)
         args = [self.receiver()]
-        for t in types[1:]:
+        for k, t in enumerate(types[1:], 1):
             known = [v.name for v in reversed(self.scope) if v.type == t and v.name not in args]
-            args.append(known[0] if known else self.g.lit(t))
+            if known:
+                args.append(known[0])
+            elif defaulted and self.g.rng.random() < 0.5:
+                continue
+            else:
+                args.append(f"{names[k]}={self.g.lit(t)}" if defaulted else self.g.lit(t))
         call = f"{name}({', '.join(args)})"
         if self.stmt_form:
             self.line(f"{self.acc} = {call}")
         else:
-            self.feed(call, self.target_type)
+            self.feed(call, rtype)
 
     def finish(self, with_call: bool = False) -> str:
         """The returned value; `with_call` when the body made no other call yet."""

@@ -89,8 +89,11 @@ def _probe(form, allow_calls: bool) -> Piece:  # noqa: ANN001
     return form(Ctx(random.Random(0), allow_calls), "x", 1)
 
 
-def _helper(g: Ctx, form, subject: str, rng: random.Random, nest: int) -> tuple[list[str], str, list[str]]:  # noqa: ANN001
-    """A helper doing the sub-task the target names: its own parameters only."""
+def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
+            nest: int) -> tuple[list[str], str, list[str], tuple[list[str], bool, str]]:
+    """A helper doing the sub-task the target names: its own parameters only. Some report
+    the size of what they build (the caller then takes a number), and a second parameter
+    of a plain type may carry its literal as a default the caller leaves out or names."""
     name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
     g.used.add(name)
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
@@ -98,12 +101,24 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random, nest: int) -> tuple[
     hg.avoid = {r}
     piece = form(hg, r, nest)
     body = [f"    {line}" for line in piece.pre]
+    rtype = piece.rtype
     if piece.stmt:
         body += [f"    {piece.expr}", f"    return {r}"]
+    elif rtype not in ("int", "float", "bool") and rng.random() < 0.4:
+        body += [f"    return len({piece.expr})"]
+        rtype = "int"
     else:
         body += [f"    return {piece.expr}"]
-    head = f"def {name}({', '.join(q.name for q in hg.params)}):"
-    return [head, *body], name, [q.type for q in hg.params]
+    heads = [q.name for q in hg.params]
+    defaulted = len(hg.params) == 2 and hg.params[1].type in _DEFAULTABLE and rng.random() < 0.5
+    if defaulted:
+        heads[1] = f"{hg.params[1].name}={hg.params[1].literal}"
+    head = f"def {name}({', '.join(heads)}):"
+    sig = ([q.name for q in hg.params], defaulted, rtype)
+    return [head, *body], name, [q.type for q in hg.params], sig
+
+
+_DEFAULTABLE = ("int", "float", "str", "bool", "tuple")  # immutable: safe as a default
 
 
 _COMBINE = {
@@ -282,8 +297,9 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     nest = g.choice((2, 2, 3)) if knobs.nested_calls else 1
     helper_lines: list[str] = []
     helper = None
+    helper_sig = None
     if knobs.call_chain:
-        helper_lines, hname, htypes = _helper(g, form, ptype, rng, nest)
+        helper_lines, hname, htypes, helper_sig = _helper(g, form, ptype, rng, nest)
         helper = (hname, htypes)
     param = g.param(ptype)
     if not knobs.control_flow_depth:
@@ -293,6 +309,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
                     Var(param, ptype, "value", [ast.literal_eval(g.params[-1].literal)]),
                     stmt_form and subject in WORKABLE, probe.rtype)
         flow.helper = helper
+        flow.helper_sig = helper_sig
         flow.nested = knobs.nested_calls
         flow.start_acc(needs_copy=bool(probe.pre) or entry.method in ("pop", "popitem", "setdefault"))
         flow.block(knobs.blueprint)

@@ -103,6 +103,7 @@ STATEMENT_TESTS_DECLINE = 0.7  # blueprints of tests only left to the generic fo
 STATEMENT_PREP_SHARE = 0.75  # programs of a statement use that first prepare the data
 STATEMENT_TRIES = 3  # statement draws checked before the generic forms take the attempt
 JOINED_TESTS = 0.2  # element tests that join two tests of other families with and / or
+DIRECT_RETURNS = 0.85  # blueprints of tests only on the input that return from their arms, no accumulator
 EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
 DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)
 
@@ -368,6 +369,10 @@ class _Program:
         w, rng = self.w, self.rng
         rt = self.use.rtype
         self.shift = rng.randrange(12)  # where this program starts in each list of contributions
+        blueprint = tuple(self.knobs.blueprint)
+        if all(k in ("if", "if-elif") for k in blueprint) and rng.random() < DIRECT_RETURNS:
+            self.direct(env, blueprint)
+            return
         kinds = {"int": ("number", "best", "counts", "list", "set", "text"), "float": ("number", "best", "list"),
                  "str": ("parts", "number", "list", "text", "set"), "list": ("list", "number"),
                  "dict": ("list", "number"), "bool": ("number", "list"), "tuple": ("list", "set"),
@@ -393,6 +398,46 @@ class _Program:
         self.block(tuple(self.knobs.blueprint), env)
         w.line(f"return {self.finish()}")
 
+    direct_mode = False
+    open_tests = False  # some test without an else: a path falls through to the end
+
+    def direct(self, env: Env, blueprint: tuple[str, ...]) -> None:
+        """One test on the input: each arm returns its own value (the use in the arm the
+        input takes), a default after the test when it has no else."""
+        self.direct_mode, self.hoisted, self.acc, self.acc_kind = True, False, "", "direct"
+        self.top_xs = env.xs
+        self.block(blueprint, env)
+        if self.open_tests:
+            self.w.line(f"return {self.returned(self.fallbacks(env.xs), len(self.w.lines))}")
+
+    def returned(self, options: tuple[str, ...], v: int) -> str:
+        """The v-th value not yet returned by an arm (two arms returning alike read as one)."""
+        done = {t.strip() for t in self.w.lines}
+        fresh = tuple(o for o in options if f"return {o}" not in done) or options
+        return fresh[(v + self.shift) % len(fresh)]
+
+    def fallbacks(self, xs: str) -> tuple[str, ...]:
+        """Values of the whole input in the use's result type (an arm the use is not in)."""
+        rt, kind, calls = self.use.rtype, self.kind, self.w.allow_calls
+        first = f"{xs}[0]" if kind != "text" else f"{xs}[:{self.span}]"
+        if rt == "int":
+            return (f"len({xs})", "0", "-1") + ((f"{xs}[0]", f"{xs}[-1]") if kind == "ints" else ()) \
+                + ((f"sum({xs})",) if calls and kind == "ints" else (f"{xs}.count(' ')",) if calls and kind == "text" else ())
+        if rt == "float":
+            return ("0.0",) + ((f"{xs}[0]", f"{xs}[-1]") if kind in ("prices", "ints") else (f"float(len({xs}))",)) \
+                + ((f"max({xs})",) if calls and kind == "prices" else ())
+        if rt == "str":
+            return ("''",) + ((first, f"{xs}[-1]") if kind == "words" else (first,) if kind == "text"
+                              else (f"str({xs}[0])",)) + ((f"{xs}.upper()",) if calls and kind == "text" else ())
+        if rt == "bool":
+            return ("False", f"len({xs}) > {self.rng.randint(3, 6)}") + \
+                ((f"{xs}[0] < {xs}[-1]",) if kind != "text" else (f"' ' in {xs}",))
+        if rt == "dict":
+            return ("{}", f"{{len({xs}): {xs}[0]}}")
+        if rt == "tuple":
+            return ("()", f"({xs}[0], {xs}[-1])")
+        return ("[]", f"{xs}[:2]") if kind != "text" else ("[]", f"{xs}.split()")
+
     def finish(self) -> str:
         """The result as the task reports it (the same at an early return)."""
         if self.result is None:
@@ -412,15 +457,21 @@ class _Program:
             return rng.choice((f"round({acc}, 2)", f"round({acc}, 2)", f"round({acc}, 1)", f"round({acc} / len({top}), 2)"
                                if top else f"round({acc}, 1)"))
         if self.acc_kind == "list":
-            plain = (acc, f"{acc}[::-1]", f"(len({acc}), {acc})")
+            plain = (acc, f"{acc}[::-1]")
             ordered = (f"sorted({acc})", f"sorted({acc}, reverse=True)") if self.use.rtype in ("int", "float", "str") else ()
+            if self.use.rtype == "str":  # words rank by their length
+                ordered += (f"sorted({acc}, key=len)", f"max({acc}, key=len, default='')")
+            elif self.use.rtype == "int":
+                ordered += (f"max({acc}, default=0)", f"sorted({acc}, key=abs)")
             return rng.choice(plain + ordered + (acc,))
         if self.acc_kind == "counts":
             return rng.choice((acc, f"sorted({acc}.items())", f"max({acc}.values(), default=0)",
-                               f"sorted({acc}.items(), key=lambda kv: kv[1])"))
+                               f"sorted({acc}.items(), key=lambda kv: kv[1])", f"max({acc}, key={acc}.get, default=None)",
+                               f"sorted({acc}, key={acc}.get, reverse=True)"))
         if self.acc_kind == "set":
             if self.use.rtype in ("int", "str"):
-                return rng.choice((f"sorted({acc})", f"sorted({acc})", f"sorted({acc}, reverse=True)"))
+                return rng.choice((f"sorted({acc})", f"sorted({acc})", f"sorted({acc}, reverse=True)")
+                                  + ((f"max({acc}, default=0)", f"min({acc}, default=0)") if self.use.rtype == "int" else ()))
             return f"len({acc})"
         if self.acc_kind == "text":
             return rng.choice((acc, acc, f"{acc}[::-1]", f"{acc}.upper()"))
@@ -527,7 +578,9 @@ class _Program:
         if style == "range":
             header, fetch = f"for {i} in range(len({xs})):", f"{x} = {xs}[{i}]"
         elif style == "back":
-            header, fetch = f"for {i} in range(len({xs}) - 1, -1, -1):", f"{x} = {xs}[{i}]"
+            down = (f"reversed(range(len({xs})))" if self.w.allow_calls and rng.random() < 0.5
+                    else f"range(len({xs}) - 1, -1, -1)")
+            header, fetch = f"for {i} in {down}:", f"{x} = {xs}[{i}]"
         elif style == "from1":
             header, fetch, prev = f"for {i} in range(1, len({xs})):", f"{x} = {xs}[{i}]", f"{xs}[{i} - 1]"
         elif style == "enum":
@@ -760,6 +813,7 @@ class _Program:
             else:
                 self.simple(env, alternative=b % 2 == 1)
             w.indent -= 1
+        self.open_tests |= not with_else
         if with_else:
             w.line("else:")
             w.indent += 1
@@ -781,6 +835,10 @@ class _Program:
             return None
 
     def deep(self, env: Env) -> None:
+        if self.direct_mode:
+            e = self.expr(env)
+            self.w.line(f"return {f'sorted({e})' if self.use.rtype == 'set' else e}")
+            return
         if self.hoisted:
             self.simple(env, variant=len(self.w.lines))
             return
@@ -837,6 +895,9 @@ class _Program:
         """The current element's own contribution, as the accumulator takes it."""
         x, xk, acc, kind = env.x, env.x_kind, self.acc, self.acc_kind
         v = variant if variant is not None else (len(self.w.lines) + int(alternative))
+        if self.direct_mode:
+            self.w.line(f"return {self.returned(self.fallbacks(env.xs), v)}")
+            return
         if x is None:
             xs = env.xs
             head, tail = f"{xs}[0]", f"{xs}[-1]"

@@ -149,7 +149,7 @@ class Flow:
         if self.sizes:
             self.acc_kind = "list"
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
-        self.helper_sig: tuple[list[str], bool, str] | None = None  # (param names, defaulted, result type)
+        self.helper_sig: tuple[list[str], str] | None = None  # (param names, result type)
         self.limit: str | None = None
         self.walked_words: set[str] = set()
         self.guards: list[str] = []  # the tests of the if-arms being written
@@ -335,19 +335,18 @@ class Flow:
             self.feed(piece.expr, piece.rtype)
 
     def call_helper(self) -> None:
-        """The call of the C6 helper: a parameter with a default is left out or passed by
-        name when no local of its type is around; a helper reporting a size feeds a number."""
+        """The call of the C6 helper: a literal argument (no local of its type is around) is
+        sometimes passed by name; a helper reporting a size feeds a number."""
         name, types = self.helper  # type: ignore[misc]
-        names, defaulted, rtype = self.helper_sig or ([], False, self.target_type)
+        names, rtype = self.helper_sig or ([], self.target_type)
         args = [self.receiver()]
         for k, t in enumerate(types[1:], 1):
             known = [v.name for v in reversed(self.scope) if v.type == t and v.name not in args]
             if known:
                 args.append(known[0])
-            elif defaulted and self.g.rng.random() < 0.5:
-                continue
-            else:
-                args.append(f"{names[k]}={self.g.lit(t)}" if defaulted else self.g.lit(t))
+            else:  # a literal: sometimes named, as a reader would want it
+                named = names and self.g.rng.random() < 0.5
+                args.append(f"{names[k]}={self.g.lit(t)}" if named else self.g.lit(t))
         call = f"{name}({', '.join(args)})"
         if self.stmt_form:
             self.line(f"{self.acc} = {call}")

@@ -90,10 +90,11 @@ def _probe(form, allow_calls: bool) -> Piece:  # noqa: ANN001
 
 
 def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
-            nest: int) -> tuple[list[str], str, list[str], tuple[list[str], bool, str]]:
+            nest: int) -> tuple[list[str], str, list[str], tuple[list[str], str]]:
     """A helper doing the sub-task the target names: its own parameters only. Some report
-    the size of what they build (the caller then takes a number), and a second parameter
-    of a plain type may carry its literal as a default the caller leaves out or names."""
+    the size of what they build (the caller then takes a number). No parameter has a
+    default: the parsing rules reject them (`default_args`), so the generator never writes
+    one; a literal argument may be passed by name instead."""
     name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
     g.used.add(name)
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
@@ -109,16 +110,9 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
         rtype = "int"
     else:
         body += [f"    return {piece.expr}"]
-    heads = [q.name for q in hg.params]
-    defaulted = len(hg.params) == 2 and hg.params[1].type in _DEFAULTABLE and rng.random() < 0.5
-    if defaulted:
-        heads[1] = f"{hg.params[1].name}={hg.params[1].literal}"
-    head = f"def {name}({', '.join(heads)}):"
-    sig = ([q.name for q in hg.params], defaulted, rtype)
+    head = f"def {name}({', '.join(q.name for q in hg.params)}):"
+    sig = ([q.name for q in hg.params], rtype)
     return [head, *body], name, [q.type for q in hg.params], sig
-
-
-_DEFAULTABLE = ("int", "float", "str", "bool", "tuple")  # immutable: safe as a default
 
 
 _COMBINE = {

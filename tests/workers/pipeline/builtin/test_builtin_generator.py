@@ -16,7 +16,9 @@ from sandbox import Job, Sandbox
 from workers.pipeline.builtin import UnsupportedConstraint, generate_program
 from workers.pipeline.constraints import LEVELS, load_catalog, select
 from training.normalize import normalized_hash
+from workers.pipeline.parsing import ParsedProgram, parse_completion
 from workers.pipeline.records import Constraint, Knobs
+from workers.pipeline.teachers.builtin import completion_text
 from workers.pipeline.static_check import measure_structure
 
 from tests.workers.pipeline.constraints.test_catalog import EXTRA
@@ -49,6 +51,9 @@ def test_every_entry_passes_the_static_check_for_its_own_constraint(level: str) 
         program = generate_program(cell, SEED, i)
         measured = measure_structure(program.code, program.entry_point, cell)
         assert program.matches and measured.matches, (cell, measured.mismatches, program.code)
+        # the pipeline's parsing rules take it as the teacher sends it (no default values ...)
+        parsed = parse_completion(completion_text(program.code, f"print({program.entry_point}({program.args}))"))
+        assert isinstance(parsed, ParsedProgram), (parsed, program.code)
         assert measured.target_uses >= 2
         if cell.knobs.control_flow_depth:
             assert measured.blueprint == cell.knobs.blueprint or \

@@ -123,7 +123,8 @@ def test_uses_compute_what_they_are_named_for() -> None:
     assert _value(f, "drop_short_words", w="'an ox ran far'", s="'a'") == "ran far"
     # index walks from a found position
     assert _value(r, "before_lowest", xs="[4, 6, 1, 7]") == [4, 6]
-    assert _value(r, "after_first_word", w="'red fox runs'") == "fox runs"
+    assert _value(r, "after_first_mark", w="'red fox runs'", s="' '") == "fox runs"
+    assert _value(r, "after_first_mark", w="'red fox'", s="','") == "red fox"
     assert _value(r, "back_from_longest", xs="['ab', 'abcd', 'c']") == "abcd ab"
     # order of fields and of their words reversed; the last k matches in their order
     assert _value(rv, "flip_fields", w="'a b,c d'") == "d c, b a"

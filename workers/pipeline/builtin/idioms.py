@@ -51,17 +51,19 @@ _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "set": ("distinct", "uniq", "members", "pool"),
               "text": ("buffer", "joined", "line_out", "code")}
 _COND = {  # kind -> family -> tests; nested or chained tests on one value take other families
-    "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}"),
-            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 != 0", "{x} % {a3} == 1")},
-    "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "{x} >= {a5}"),
+    "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}", "{a3} < {x} < {a10}"),
+            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}")},
+    "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "0 < {x} < {a5}"),
               "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1")},
-    "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5"),
+    "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5", "{lo} <= {x} < {a10}.0"),
               "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0")},
     "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a7}"),
-             "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]")},
-    "char": {"vowel": ("{x} in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"), "order": ("{x} < {m}", "{x} > {m}")},
+             "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]", "{v} not in {x}",
+                         "{x}.endswith({e})")},
+    "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
+             "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
-             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]"),
+             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]"),
              "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
 }
 _TOP_COND = {  # element tests against the whole input ({top}: the data the program walks)
@@ -526,8 +528,9 @@ class _Program:
                 return
             y = w.name(("other", "later", "nxt"))
             i, xs = env.i, env.xs
-            window = rng.choice((f"{xs}[{i} + 1:{i} + 3]", f"{xs}[{i} + 1:{i} + 3]", f"{xs}[max(0, {i} - 2):{i}]",
-                                 f"{xs}[{i} + 1:{i} + {self.span}]", f"reversed({xs}[max(0, {i} - 2):{i}])"))
+            window = rng.choice((f"{xs}[{i} + 1:{i} + 3]", f"{xs}[max(0, {i} - 2):{i}]", f"{xs}[:{i}]",
+                                 f"{xs}[{i} + 1:{i} + {self.span}]", f"reversed({xs}[max(0, {i} - 2):{i}])",
+                                 f"{xs}[{i} + 1:]"))
             w.line(f"for {y} in {window}:")
             sub = replace(env, x=y, x_kind="float" if env.kind == "prices" else "int", i=None,
                           loop_depth=env.loop_depth + 1)
@@ -566,12 +569,12 @@ class _Program:
         ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
         x = w.name(_ELEM_NAMES[ek])
         indexed = self.whole_data or (self.loops > 1 and rng.random() < 0.6)
-        styles = (("range", "enum", "enum", "enum1", "from1", "back") if indexed else
-                  ("plain", "plain", "range", "enum", "enum1", "pairs", "from1", "track", "track", "slice")
+        styles = (("range", "enum", "enum", "enum1", "from1", "pairs1", "back") if indexed else
+                  ("plain", "plain", "range", "enum", "enum1", "pairs", "from1", "track", "track", "slice", "step")
                   + (("seen", "seen") if ek == "int" else ())
                   + (("sorted", "reversed") if self.w.allow_calls else ()))
         style = rng.choice(styles)
-        i = w.name(_ELEM_NAMES["index"]) if style in ("range", "enum", "enum1", "from1", "back") else None
+        i = w.name(_ELEM_NAMES["index"]) if style in ("range", "enum", "enum1", "from1", "pairs1", "back") else None
         prev = None
         header = f"for {x} in {xs}:"
         fetch = None
@@ -586,7 +589,10 @@ class _Program:
         elif style == "enum":
             header = f"for {i}, {x} in enumerate({xs}):"
         elif style == "enum1":
-            header = f"for {i}, {x} in enumerate({xs}, 1):"
+            header = f"for {i}, {x} in enumerate({xs}, {rng.choice(('1', 'start=1'))}):"
+        elif style == "pairs1":  # the index of the later item of each neighbour pair
+            prev = w.name(("before", "prev", "left"))
+            header = f"for {i}, ({prev}, {x}) in enumerate(zip({xs}, {xs}[1:]), 1):"
         elif style == "pairs":
             prev = w.name(("before", "prev", "left"))
             header = f"for {prev}, {x} in zip({xs}, {xs}[1:]):"
@@ -594,6 +600,8 @@ class _Program:
             prev = w.name(("prev", "last", "before"))
         elif style == "slice":
             header = f"for {x} in {xs}[1:]:"
+        elif style == "step":  # every other item, from the first or the second
+            header = f"for {x} in {xs}[{rng.choice(('', '1'))}::2]:"
         elif style in ("sorted", "reversed"):
             header = f"for {x} in {style}({xs}):"
         seen = w.name(("seen", "met", "earlier")) if style == "seen" else None
@@ -602,9 +610,9 @@ class _Program:
         if fetch:
             w.line(fetch)
         sub = replace(env, x=x, x_kind=ek, i=i, prev=prev, seen=seen, loop_depth=env.loop_depth + 1,
-                      spare=i is not None)
+                      spare=i is not None and style != "pairs1")  # (a pair's later item is read)
         self.inner(rest, sub)
-        if i is not None and not _mentions(w.lines[start + 1 + bool(fetch):], x):  # the index reads the data
+        if i is not None and style != "pairs1" and not _mentions(w.lines[start + 1 + bool(fetch):], x):  # the index reads the data
             if fetch:
                 del w.lines[start + 1]
             else:
@@ -625,6 +633,10 @@ class _Program:
             w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}:")
         if style == "pairs" and not _mentions(body, prev):
             w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}[1:]:")
+        if style == "pairs1":
+            plain = {(True, True): header, (True, False): f"for {i}, {x} in enumerate({xs}[1:], 1):",
+                     (False, True): f"for {prev}, {x} in zip({xs}, {xs}[1:]):", (False, False): f"for {x} in {xs}[1:]:"}
+            w.lines[start] = w.lines[start].replace(header, plain[_mentions(body, i), _mentions(body, prev)])
 
     def while_block(self, rest: tuple[str, ...], env: Env) -> None:
         w, rng = self.w, self.rng
@@ -634,9 +646,11 @@ class _Program:
             x = w.name(_ELEM_NAMES[ek])
             base = env
             indexed = self.loops > 1 and rng.random() < 0.6
-            style = rng.choice(("walk", "walk", "back", "from1") if indexed or rng.random() < 0.5 else
+            style = rng.choice(("walk", "ends", "back", "from1") if indexed or rng.random() < 0.5 else
                                ("list", "list", "sorted", "deque") if self.w.allow_calls else ("list",))
-            if style in ("walk", "back", "from1"):
+            if style == "ends":
+                self.two_pointers(rest, base, x, ek)
+            elif style in ("walk", "back", "from1"):
                 i = w.name(_ELEM_NAMES["index"])
                 first, test, step = {"walk": ("0", f"{i} < len({env.xs})", "+="),
                                      "from1": ("1", f"{i} < len({env.xs})", "+="),
@@ -732,6 +746,26 @@ class _Program:
             self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
             w.line(f"{j} += 1")
             w.indent -= 1
+
+    def two_pointers(self, rest: tuple[str, ...], env: Env, x: str, ek: str) -> None:
+        """A walk from both ends to the middle: the item at the front is the element (its
+        index the front pointer), the one at the back its partner (read as `prev`)."""
+        w, xs = self.w, env.xs
+        lo, hi = w.name(("lo", "left_at", "front")), w.name(("hi", "right_at", "back"))
+        w.line(f"{lo}, {hi} = 0, len({xs}) - 1")
+        w.line(f"while {lo} {self.rng.choice(('<', '<='))} {hi}:")
+        w.indent += 1
+        w.line(f"{x} = {xs}[{lo}]")
+        fetched = len(w.lines)
+        self.inner(rest, replace(env, x=x, x_kind=ek, i=lo, prev=f"{xs}[{hi}]", loop_depth=env.loop_depth + 1,
+                                 spare=True))
+        if not _mentions(w.lines[fetched:], x):  # the index reads the data
+            del w.lines[fetched - 1]
+        if self.rng.random() < 0.5:
+            w.line(f"{lo}, {hi} = {lo} + 1, {hi} - 1")
+        else:
+            w.line(f"{lo} += 1")
+            w.line(f"{hi} -= 1")
 
     def condition(self, env: Env, families: set[str]) -> tuple[str, str]:
         """(test, family): a family no enclosing or earlier test on this value used."""

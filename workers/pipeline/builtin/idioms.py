@@ -82,10 +82,14 @@ _PREV_COND = {  # element tests against the one before it
     "word": ("{x} > {p}", "len({x}) > len({p})", "{x} < {p}", "len({x}) != len({p})"),
 }
 _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
-    "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}")},
-    "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0")},
-    "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})")},
-    "text": {"total": ("',' in {xs}",)},
+    "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
+                       "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})"),
+             "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0")},
+    "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0", "max({xs}) - min({xs}) > {a10}",
+                         "any(p > {a10} for p in {xs})")},
+    "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})", "min({xs}) < 'b'",
+                        "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3")},
+    "text": {"total": ("',' in {xs}", "len({xs}.split()) > 2", "{xs}[0] in 'aeiou'", "len({xs}) > {a10} * 2")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}", "{acc} % 2 == 0", "{acc} + {size} > {n} * 3"),
              "best": ("{acc} < {size}",),
@@ -423,7 +427,7 @@ class _Program:
         rt, kind, calls = self.use.rtype, self.kind, self.w.allow_calls
         first = f"{xs}[0]" if kind != "text" else f"{xs}[:{self.span}]"
         if rt == "int":
-            return (f"len({xs})", "0", "-1") + ((f"{xs}[0]", f"{xs}[-1]") if kind == "ints" else ()) \
+            return (f"len({xs})", "0", "-1", f"len({xs}) // 2") + ((f"{xs}[0]", f"{xs}[-1]") if kind == "ints" else ()) \
                 + ((f"sum({xs})",) if calls and kind == "ints" else (f"{xs}.count(' ')",) if calls and kind == "text" else ())
         if rt == "float":
             return ("0.0",) + ((f"{xs}[0]", f"{xs}[-1]") if kind in ("prices", "ints") else (f"float(len({xs}))",)) \
@@ -438,7 +442,7 @@ class _Program:
             return ("{}", f"{{len({xs}): {xs}[0]}}")
         if rt == "tuple":
             return ("()", f"({xs}[0], {xs}[-1])")
-        return ("[]", f"{xs}[:2]") if kind != "text" else ("[]", f"{xs}.split()")
+        return ("[]", f"{xs}[:2]", f"{xs}[-1:]", f"[{xs}[0]]") if kind != "text" else ("[]", f"{xs}.split()", f"[{xs}]")
 
     def finish(self) -> str:
         """The result as the task reports it (the same at an early return)."""

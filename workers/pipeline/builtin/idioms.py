@@ -574,7 +574,7 @@ class _Program:
         x = w.name(_ELEM_NAMES[ek])
         indexed = self.whole_data or (self.loops > 1 and rng.random() < 0.6)
         styles = (("range", "enum", "enum", "enum1", "from1", "pairs1", "back") if indexed else
-                  ("plain", "plain", "range", "enum", "enum1", "pairs", "from1", "track", "track", "slice", "step")
+                  ("plain", "plain", "enum", "enum1", "pairs", "from1", "track", "track", "slice", "step")
                   + (("seen", "seen") if ek == "int" else ())
                   + (("sorted", "reversed") if self.w.allow_calls else ()))
         style = rng.choice(styles)
@@ -698,7 +698,15 @@ class _Program:
             w.line(f"{x} = {todo}.{rng.choice(('pop()', 'pop()', 'pop(0)'))}")
             self.inner(rest, replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1))
             w.indent -= 1
-        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.5:
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.2:  # the next few, as a work list
+            todo, y = w.name(("ahead", "upcoming", "rest_")), w.name(("other", "later", "nxt"))
+            w.line(f"{todo} = {env.xs}[{env.i} + 1:{env.i} + {self.span}]")
+            w.line(f"while {todo}:")
+            w.indent += 1
+            w.line(f"{y} = {todo}.pop({rng.choice(('', '0'))})")
+            self.inner(rest, replace(env, x=y, i=None, loop_depth=env.loop_depth + 1))
+            w.indent -= 1
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.3:
             j, y = w.name(("j", "ahead", "nxt_at")), w.name(("other", "later", "nxt"))
             w.line(f"{j} = {env.i} + 1")
             w.line(f"while {j} < min({env.i} + 3, len({env.xs})):")

@@ -391,6 +391,8 @@ class _Program:
                      "tuple": ("list",), "set": ("list", "number", "set")}[rt]
         self.acc_kind = rng.choice(kinds)
         self.acc = w.name(_ACC_NAMES[self.acc_kind])
+        # a best-so-far that starts unset (None) until the first item sets it
+        self.unset = self.acc_kind == "best" and self.loops and not self.hoisted and rng.random() < 0.5
         init = {"number": "0.0" if rt == "float" else "0", "best": "0.0" if rt == "float" else "0",
                 "list": "[]", "parts": "[]", "counts": "{}", "set": "set()", "text": "''"}[self.acc_kind]
         if self.hoisted:
@@ -399,12 +401,13 @@ class _Program:
                     else f"len({e})", "best": e, "parts": f"[{e}]",
                     "list": f"list({e})" if rt == "tuple" else f"sorted({e})" if rt == "set" else e,
                     "text": e, "set": f"set({e})"}[self.acc_kind]
-        w.line(f"{self.acc} = {init}")
+        w.line(f"{self.acc} = {'None' if self.unset else init}")
         self.top_xs = env.xs
         self.block(tuple(self.knobs.blueprint), env)
         w.line(f"return {self.finish()}")
 
     direct_mode = False
+    unset = False
     open_tests = False  # some test without an else: a path falls through to the end
 
     def direct(self, env: Env, blueprint: tuple[str, ...]) -> None:
@@ -483,6 +486,8 @@ class _Program:
             return rng.choice((acc, acc, f"{acc}[::-1]", f"{acc}.upper()"))
         if self.acc_kind == "number" and top:
             return rng.choice((acc, acc, acc, f"({acc}, len({top}))", f"abs({acc})"))
+        if self.unset:  # no item set it
+            return rng.choice((acc, f"{acc} if {acc} is not None else {'0.0' if self.use.rtype == 'float' else '0'}"))
         return acc
 
     def block(self, kinds: tuple[str, ...], env: Env) -> None:
@@ -804,7 +809,8 @@ class _Program:
                 options = met
         if env.x is not None and "acc" not in families and env.loop_depth:
             size = env.x if env.x_kind in _NUMERIC else f"len({env.x})"
-            options += [("acc", t.replace("{size}", size)) for t in _ACC_COND[self.acc_kind]]
+            tests = ("{acc} is None or {acc} < {size}",) if self.unset else _ACC_COND[self.acc_kind]
+            options += [("acc", t.replace("{size}", size)) for t in tests]
         options = [o for o in options if o[1] not in self.w.conds]
         if not options:
             raise _Miss(group)
@@ -905,7 +911,13 @@ class _Program:
             else:
                 self.w.line(f"{acc} += len({e})")
         elif kind == "best":
-            self.w.line(self.rng.choice((f"{acc} = max({acc}, {e})",)))
+            if self.unset and len(e) > 24:  # a long value is named once, then compared
+                value = self.w.name(("value", "candidate", "measured"))
+                self.w.line(f"{value} = {e}")
+                e = value
+            self.w.line(self.pick((f"{acc} = {e} if {acc} is None else max({acc}, {e})",
+                                   f"{acc} = {e} if {acc} is None or {e} > {acc} else {acc}"))
+                        if self.unset else f"{acc} = max({acc}, {e})")
         elif kind == "counts":
             key = env.x if env.x is not None else repr("all")
             self.w.line(f"{acc}[{key}] = {acc}.get({key}, 0) + {e}")
@@ -965,7 +977,9 @@ class _Program:
                  (f"str({pick})", f"str({other})"))
             options = {"number": (f"{acc} += {pick}", f"{acc} -= {pick}", f"{acc} += {other}", f"{acc} -= {other}"),
                        "best": (f"{acc} = max({acc}, {pick})", f"{acc} = min({acc}, {pick})")
-                       if self.hoisted else (f"{acc} = max({acc}, {pick})", f"{acc} = max({acc}, {other})"),
+                       if self.hoisted else (f"{acc} = {pick} if {acc} is None else max({acc}, {pick})",
+                                             f"{acc} = {other} if {acc} is None else max({acc}, {other})")
+                       if self.unset else (f"{acc} = max({acc}, {pick})", f"{acc} = max({acc}, {other})"),
                        "counts": (f"{acc}[len({xs})] = {pick}", f"{acc}[{pick}] = {other}"),
                        "parts": (f"{acc}.append(str({pick}))", f"{acc}.insert(0, str({pick}))")
                        + tuple(f"{acc}.append({o})" for o in parts),
@@ -989,6 +1003,10 @@ class _Program:
             options = (f"{acc} = max({acc}, {size})", f"{acc} = {size} if {size} > {acc} else {acc}") + \
                 ((f"{acc} = min({acc}, {size})",) if self.hoisted else ())  # (a best that starts at 0 only grows)
             options += (f"{acc} = max({acc}, {gap})",) if gap else ()
+            if self.unset:
+                options = (f"{acc} = {size} if {acc} is None or {size} > {acc} else {acc}",
+                           f"{acc} = {size} if {acc} is None else max({acc}, {size})") + \
+                    ((f"{acc} = {gap} if {acc} is None else max({acc}, {gap})",) if gap else ())
         elif kind == "counts":
             keys = (x, f"{x} % {a}") if xk in ("int", "digit") else (f"{x}[0]", x) if xk == "word" else (x,)
             options = (f"{acc}[{keys[0]}] = {acc}.get({keys[0]}, 0) + 1", f"{acc}[{keys[-1]}] = {acc}.get({keys[-1]}, 0) - 1")

@@ -655,7 +655,7 @@ class _Program:
             x = w.name(_ELEM_NAMES[ek])
             base = env
             indexed = self.loops > 1 and rng.random() < 0.6
-            style = rng.choice(("walk", "ends", "back", "from1") if indexed or rng.random() < 0.5 else
+            style = rng.choice(("walk", "ends", "back", "from1") if indexed or rng.random() < 0.4 else
                                ("list", "list", "sorted", "deque") if self.w.allow_calls else ("list",))
             if style == "ends":
                 self.two_pointers(rest, base, x, ek)
@@ -685,10 +685,13 @@ class _Program:
                     source = {"list": rng.choice((f"list({env.xs})", f"{env.xs}[:]", f"{env.xs}[::-1]")),
                               "sorted": f"sorted({env.xs})"}[style]
                     w.line(f"{todo} = {source}")
-                    take = rng.choice(("pop()", "pop(0)"))
+                    take = rng.choice(("pop()", "pop(0)", "unpack"))
                 w.line(f"while {todo}:")
                 w.indent += 1
-                w.line(f"{x} = {todo}.{take}")
+                if take == "unpack":  # the first item off the front, the rest kept
+                    w.line(f"{x}, *{todo} = {todo}")
+                else:
+                    w.line(f"{x} = {todo}.{take}")
                 self.inner(rest, replace(base, x=x, x_kind=ek, loop_depth=env.loop_depth + 1,
                                          xs=todo if self.whole_data and style != "deque" else env.xs))
             w.indent -= 1

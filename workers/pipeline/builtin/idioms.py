@@ -384,7 +384,7 @@ class _Program:
                  "dict": ("list", "number"), "bool": ("number", "list"), "tuple": ("list", "set"),
                  "set": ("list", "number", "set")}[rt]
         # a use that walks all the data runs once, before the walk, and seeds the result
-        self.hoisted = self.whole_data and self.loops >= 1 and (self.loops >= 2 or rng.random() < 0.5)
+        self.hoisted = self.whole_data and self.loops >= 1 and (self.loops >= 2 or rng.random() < 0.75)
         if self.hoisted:
             kinds = {"int": ("number", "best"), "float": ("number", "best"), "str": ("parts", "text"),
                      "list": ("list", "number"), "dict": ("number",), "bool": ("number",),

@@ -51,17 +51,19 @@ _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "set": ("distinct", "uniq", "members", "pool"),
               "text": ("buffer", "joined", "line_out", "code")}
 _COND = {  # kind -> family -> tests; nested or chained tests on one value take other families
-    "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}"),
-            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 != 0", "{x} % {a3} == 1")},
-    "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "{x} >= {a5}"),
+    "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}", "{a3} < {x} < {a10}"),
+            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}")},
+    "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "0 < {x} < {a5}"),
               "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1")},
-    "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5"),
+    "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5", "{lo} <= {x} < {a10}.0"),
               "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0")},
     "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a7}"),
-             "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]")},
-    "char": {"vowel": ("{x} in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"), "order": ("{x} < {m}", "{x} > {m}")},
+             "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]", "{v} not in {x}",
+                         "{x}.endswith({e})")},
+    "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
+             "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
-             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]"),
+             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]"),
              "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
 }
 _TOP_COND = {  # element tests against the whole input ({top}: the data the program walks)
@@ -80,10 +82,14 @@ _PREV_COND = {  # element tests against the one before it
     "word": ("{x} > {p}", "len({x}) > len({p})", "{x} < {p}", "len({x}) != len({p})"),
 }
 _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
-    "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}")},
-    "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0")},
-    "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})")},
-    "text": {"total": ("',' in {xs}",)},
+    "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
+                       "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})"),
+             "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0")},
+    "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0", "max({xs}) - min({xs}) > {a10}",
+                         "any(p > {a10} for p in {xs})")},
+    "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})", "min({xs}) < 'b'",
+                        "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3")},
+    "text": {"total": ("',' in {xs}", "len({xs}.split()) > 2", "{xs}[0] in 'aeiou'", "len({xs}) > {a10} * 2")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}", "{acc} % 2 == 0", "{acc} + {size} > {n} * 3"),
              "best": ("{acc} < {size}",),
@@ -378,13 +384,15 @@ class _Program:
                  "dict": ("list", "number"), "bool": ("number", "list"), "tuple": ("list", "set"),
                  "set": ("list", "number", "set")}[rt]
         # a use that walks all the data runs once, before the walk, and seeds the result
-        self.hoisted = self.whole_data and self.loops >= 1 and (self.loops >= 2 or rng.random() < 0.5)
+        self.hoisted = self.whole_data and self.loops >= 1 and (self.loops >= 2 or rng.random() < 0.75)
         if self.hoisted:
             kinds = {"int": ("number", "best"), "float": ("number", "best"), "str": ("parts", "text"),
                      "list": ("list", "number"), "dict": ("number",), "bool": ("number",),
                      "tuple": ("list",), "set": ("list", "number", "set")}[rt]
         self.acc_kind = rng.choice(kinds)
         self.acc = w.name(_ACC_NAMES[self.acc_kind])
+        # a best-so-far that starts unset (None) until the first item sets it
+        self.unset = self.acc_kind == "best" and self.loops and not self.hoisted and rng.random() < 0.5
         init = {"number": "0.0" if rt == "float" else "0", "best": "0.0" if rt == "float" else "0",
                 "list": "[]", "parts": "[]", "counts": "{}", "set": "set()", "text": "''"}[self.acc_kind]
         if self.hoisted:
@@ -393,12 +401,13 @@ class _Program:
                     else f"len({e})", "best": e, "parts": f"[{e}]",
                     "list": f"list({e})" if rt == "tuple" else f"sorted({e})" if rt == "set" else e,
                     "text": e, "set": f"set({e})"}[self.acc_kind]
-        w.line(f"{self.acc} = {init}")
+        w.line(f"{self.acc} = {'None' if self.unset else init}")
         self.top_xs = env.xs
         self.block(tuple(self.knobs.blueprint), env)
         w.line(f"return {self.finish()}")
 
     direct_mode = False
+    unset = False
     open_tests = False  # some test without an else: a path falls through to the end
 
     def direct(self, env: Env, blueprint: tuple[str, ...]) -> None:
@@ -421,7 +430,7 @@ class _Program:
         rt, kind, calls = self.use.rtype, self.kind, self.w.allow_calls
         first = f"{xs}[0]" if kind != "text" else f"{xs}[:{self.span}]"
         if rt == "int":
-            return (f"len({xs})", "0", "-1") + ((f"{xs}[0]", f"{xs}[-1]") if kind == "ints" else ()) \
+            return (f"len({xs})", "0", "-1", f"len({xs}) // 2") + ((f"{xs}[0]", f"{xs}[-1]") if kind == "ints" else ()) \
                 + ((f"sum({xs})",) if calls and kind == "ints" else (f"{xs}.count(' ')",) if calls and kind == "text" else ())
         if rt == "float":
             return ("0.0",) + ((f"{xs}[0]", f"{xs}[-1]") if kind in ("prices", "ints") else (f"float(len({xs}))",)) \
@@ -436,7 +445,7 @@ class _Program:
             return ("{}", f"{{len({xs}): {xs}[0]}}")
         if rt == "tuple":
             return ("()", f"({xs}[0], {xs}[-1])")
-        return ("[]", f"{xs}[:2]") if kind != "text" else ("[]", f"{xs}.split()")
+        return ("[]", f"{xs}[:2]", f"{xs}[-1:]", f"[{xs}[0]]") if kind != "text" else ("[]", f"{xs}.split()", f"[{xs}]")
 
     def finish(self) -> str:
         """The result as the task reports it (the same at an early return)."""
@@ -477,6 +486,8 @@ class _Program:
             return rng.choice((acc, acc, f"{acc}[::-1]", f"{acc}.upper()"))
         if self.acc_kind == "number" and top:
             return rng.choice((acc, acc, acc, f"({acc}, len({top}))", f"abs({acc})"))
+        if self.unset:  # no item set it
+            return rng.choice((acc, f"{acc} if {acc} is not None else {'0.0' if self.use.rtype == 'float' else '0'}"))
         return acc
 
     def block(self, kinds: tuple[str, ...], env: Env) -> None:
@@ -526,8 +537,9 @@ class _Program:
                 return
             y = w.name(("other", "later", "nxt"))
             i, xs = env.i, env.xs
-            window = rng.choice((f"{xs}[{i} + 1:{i} + 3]", f"{xs}[{i} + 1:{i} + 3]", f"{xs}[max(0, {i} - 2):{i}]",
-                                 f"{xs}[{i} + 1:{i} + {self.span}]", f"reversed({xs}[max(0, {i} - 2):{i}])"))
+            window = rng.choice((f"{xs}[{i} + 1:{i} + 3]", f"{xs}[max(0, {i} - 2):{i}]", f"{xs}[:{i}]",
+                                 f"{xs}[{i} + 1:{i} + {self.span}]", f"reversed({xs}[max(0, {i} - 2):{i}])",
+                                 f"{xs}[{i} + 1:]"))
             w.line(f"for {y} in {window}:")
             sub = replace(env, x=y, x_kind="float" if env.kind == "prices" else "int", i=None,
                           loop_depth=env.loop_depth + 1)
@@ -566,12 +578,12 @@ class _Program:
         ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
         x = w.name(_ELEM_NAMES[ek])
         indexed = self.whole_data or (self.loops > 1 and rng.random() < 0.6)
-        styles = (("range", "enum", "enum", "enum1", "from1", "back") if indexed else
-                  ("plain", "plain", "range", "enum", "enum1", "pairs", "from1", "track", "track", "slice")
+        styles = (("range", "enum", "enum", "enum1", "from1", "pairs1", "back") if indexed else
+                  ("plain", "plain", "enum", "enum1", "pairs", "from1", "track", "track", "slice", "step")
                   + (("seen", "seen") if ek == "int" else ())
                   + (("sorted", "reversed") if self.w.allow_calls else ()))
         style = rng.choice(styles)
-        i = w.name(_ELEM_NAMES["index"]) if style in ("range", "enum", "enum1", "from1", "back") else None
+        i = w.name(_ELEM_NAMES["index"]) if style in ("range", "enum", "enum1", "from1", "pairs1", "back") else None
         prev = None
         header = f"for {x} in {xs}:"
         fetch = None
@@ -586,7 +598,10 @@ class _Program:
         elif style == "enum":
             header = f"for {i}, {x} in enumerate({xs}):"
         elif style == "enum1":
-            header = f"for {i}, {x} in enumerate({xs}, 1):"
+            header = f"for {i}, {x} in enumerate({xs}, {rng.choice(('1', 'start=1'))}):"
+        elif style == "pairs1":  # the index of the later item of each neighbour pair
+            prev = w.name(("before", "prev", "left"))
+            header = f"for {i}, ({prev}, {x}) in enumerate(zip({xs}, {xs}[1:]), 1):"
         elif style == "pairs":
             prev = w.name(("before", "prev", "left"))
             header = f"for {prev}, {x} in zip({xs}, {xs}[1:]):"
@@ -594,6 +609,8 @@ class _Program:
             prev = w.name(("prev", "last", "before"))
         elif style == "slice":
             header = f"for {x} in {xs}[1:]:"
+        elif style == "step":  # every other item, from the first or the second
+            header = f"for {x} in {xs}[{rng.choice(('', '1'))}::2]:"
         elif style in ("sorted", "reversed"):
             header = f"for {x} in {style}({xs}):"
         seen = w.name(("seen", "met", "earlier")) if style == "seen" else None
@@ -602,9 +619,9 @@ class _Program:
         if fetch:
             w.line(fetch)
         sub = replace(env, x=x, x_kind=ek, i=i, prev=prev, seen=seen, loop_depth=env.loop_depth + 1,
-                      spare=i is not None)
+                      spare=i is not None and style != "pairs1")  # (a pair's later item is read)
         self.inner(rest, sub)
-        if i is not None and not _mentions(w.lines[start + 1 + bool(fetch):], x):  # the index reads the data
+        if i is not None and style != "pairs1" and not _mentions(w.lines[start + 1 + bool(fetch):], x):  # the index reads the data
             if fetch:
                 del w.lines[start + 1]
             else:
@@ -625,6 +642,10 @@ class _Program:
             w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}:")
         if style == "pairs" and not _mentions(body, prev):
             w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}[1:]:")
+        if style == "pairs1":
+            plain = {(True, True): header, (True, False): f"for {i}, {x} in enumerate({xs}[1:], 1):",
+                     (False, True): f"for {prev}, {x} in zip({xs}, {xs}[1:]):", (False, False): f"for {x} in {xs}[1:]:"}
+            w.lines[start] = w.lines[start].replace(header, plain[_mentions(body, i), _mentions(body, prev)])
 
     def while_block(self, rest: tuple[str, ...], env: Env) -> None:
         w, rng = self.w, self.rng
@@ -634,9 +655,11 @@ class _Program:
             x = w.name(_ELEM_NAMES[ek])
             base = env
             indexed = self.loops > 1 and rng.random() < 0.6
-            style = rng.choice(("walk", "walk", "back", "from1") if indexed or rng.random() < 0.5 else
+            style = rng.choice(("walk", "ends", "back", "from1") if indexed or rng.random() < 0.4 else
                                ("list", "list", "sorted", "deque") if self.w.allow_calls else ("list",))
-            if style in ("walk", "back", "from1"):
+            if style == "ends":
+                self.two_pointers(rest, base, x, ek)
+            elif style in ("walk", "back", "from1"):
                 i = w.name(_ELEM_NAMES["index"])
                 first, test, step = {"walk": ("0", f"{i} < len({env.xs})", "+="),
                                      "from1": ("1", f"{i} < len({env.xs})", "+="),
@@ -662,10 +685,13 @@ class _Program:
                     source = {"list": rng.choice((f"list({env.xs})", f"{env.xs}[:]", f"{env.xs}[::-1]")),
                               "sorted": f"sorted({env.xs})"}[style]
                     w.line(f"{todo} = {source}")
-                    take = rng.choice(("pop()", "pop(0)"))
+                    take = rng.choice(("pop()", "pop(0)", "unpack"))
                 w.line(f"while {todo}:")
                 w.indent += 1
-                w.line(f"{x} = {todo}.{take}")
+                if take == "unpack":  # the first item off the front, the rest kept
+                    w.line(f"{x}, *{todo} = {todo}")
+                else:
+                    w.line(f"{x} = {todo}.{take}")
                 self.inner(rest, replace(base, x=x, x_kind=ek, loop_depth=env.loop_depth + 1,
                                          xs=todo if self.whole_data and style != "deque" else env.xs))
             w.indent -= 1
@@ -680,7 +706,15 @@ class _Program:
             w.line(f"{x} = {todo}.{rng.choice(('pop()', 'pop()', 'pop(0)'))}")
             self.inner(rest, replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1))
             w.indent -= 1
-        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.5:
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.2:  # the next few, as a work list
+            todo, y = w.name(("ahead", "upcoming", "rest_")), w.name(("other", "later", "nxt"))
+            w.line(f"{todo} = {env.xs}[{env.i} + 1:{env.i} + {self.span}]")
+            w.line(f"while {todo}:")
+            w.indent += 1
+            w.line(f"{y} = {todo}.pop({rng.choice(('', '0'))})")
+            self.inner(rest, replace(env, x=y, i=None, loop_depth=env.loop_depth + 1))
+            w.indent -= 1
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.3:
             j, y = w.name(("j", "ahead", "nxt_at")), w.name(("other", "later", "nxt"))
             w.line(f"{j} = {env.i} + 1")
             w.line(f"while {j} < min({env.i} + 3, len({env.xs})):")
@@ -733,6 +767,26 @@ class _Program:
             w.line(f"{j} += 1")
             w.indent -= 1
 
+    def two_pointers(self, rest: tuple[str, ...], env: Env, x: str, ek: str) -> None:
+        """A walk from both ends to the middle: the item at the front is the element (its
+        index the front pointer), the one at the back its partner (read as `prev`)."""
+        w, xs = self.w, env.xs
+        lo, hi = w.name(("lo", "left_at", "front")), w.name(("hi", "right_at", "back"))
+        w.line(f"{lo}, {hi} = 0, len({xs}) - 1")
+        w.line(f"while {lo} {self.rng.choice(('<', '<='))} {hi}:")
+        w.indent += 1
+        w.line(f"{x} = {xs}[{lo}]")
+        fetched = len(w.lines)
+        self.inner(rest, replace(env, x=x, x_kind=ek, i=lo, prev=f"{xs}[{hi}]", loop_depth=env.loop_depth + 1,
+                                 spare=True))
+        if not _mentions(w.lines[fetched:], x):  # the index reads the data
+            del w.lines[fetched - 1]
+        if self.rng.random() < 0.5:
+            w.line(f"{lo}, {hi} = {lo} + 1, {hi} - 1")
+        else:
+            w.line(f"{lo} += 1")
+            w.line(f"{hi} -= 1")
+
     def condition(self, env: Env, families: set[str]) -> tuple[str, str]:
         """(test, family): a family no enclosing or earlier test on this value used."""
         group = env.x_kind if env.x is not None else "data"
@@ -758,7 +812,8 @@ class _Program:
                 options = met
         if env.x is not None and "acc" not in families and env.loop_depth:
             size = env.x if env.x_kind in _NUMERIC else f"len({env.x})"
-            options += [("acc", t.replace("{size}", size)) for t in _ACC_COND[self.acc_kind]]
+            tests = ("{acc} is None or {acc} < {size}",) if self.unset else _ACC_COND[self.acc_kind]
+            options += [("acc", t.replace("{size}", size)) for t in tests]
         options = [o for o in options if o[1] not in self.w.conds]
         if not options:
             raise _Miss(group)
@@ -859,7 +914,13 @@ class _Program:
             else:
                 self.w.line(f"{acc} += len({e})")
         elif kind == "best":
-            self.w.line(self.rng.choice((f"{acc} = max({acc}, {e})",)))
+            if self.unset and len(e) > 24:  # a long value is named once, then compared
+                value = self.w.name(("value", "candidate", "measured"))
+                self.w.line(f"{value} = {e}")
+                e = value
+            self.w.line(self.pick((f"{acc} = {e} if {acc} is None else max({acc}, {e})",
+                                   f"{acc} = {e} if {acc} is None or {e} > {acc} else {acc}"))
+                        if self.unset else f"{acc} = max({acc}, {e})")
         elif kind == "counts":
             key = env.x if env.x is not None else repr("all")
             self.w.line(f"{acc}[{key}] = {acc}.get({key}, 0) + {e}")
@@ -919,7 +980,9 @@ class _Program:
                  (f"str({pick})", f"str({other})"))
             options = {"number": (f"{acc} += {pick}", f"{acc} -= {pick}", f"{acc} += {other}", f"{acc} -= {other}"),
                        "best": (f"{acc} = max({acc}, {pick})", f"{acc} = min({acc}, {pick})")
-                       if self.hoisted else (f"{acc} = max({acc}, {pick})", f"{acc} = max({acc}, {other})"),
+                       if self.hoisted else (f"{acc} = {pick} if {acc} is None else max({acc}, {pick})",
+                                             f"{acc} = {other} if {acc} is None else max({acc}, {other})")
+                       if self.unset else (f"{acc} = max({acc}, {pick})", f"{acc} = max({acc}, {other})"),
                        "counts": (f"{acc}[len({xs})] = {pick}", f"{acc}[{pick}] = {other}"),
                        "parts": (f"{acc}.append(str({pick}))", f"{acc}.insert(0, str({pick}))")
                        + tuple(f"{acc}.append({o})" for o in parts),
@@ -943,6 +1006,10 @@ class _Program:
             options = (f"{acc} = max({acc}, {size})", f"{acc} = {size} if {size} > {acc} else {acc}") + \
                 ((f"{acc} = min({acc}, {size})",) if self.hoisted else ())  # (a best that starts at 0 only grows)
             options += (f"{acc} = max({acc}, {gap})",) if gap else ()
+            if self.unset:
+                options = (f"{acc} = {size} if {acc} is None or {size} > {acc} else {acc}",
+                           f"{acc} = {size} if {acc} is None else max({acc}, {size})") + \
+                    ((f"{acc} = {gap} if {acc} is None else max({acc}, {gap})",) if gap else ())
         elif kind == "counts":
             keys = (x, f"{x} % {a}") if xk in ("int", "digit") else (f"{x}[0]", x) if xk == "word" else (x,)
             options = (f"{acc}[{keys[0]}] = {acc}.get({keys[0]}, 0) + 1", f"{acc}[{keys[-1]}] = {acc}.get({keys[-1]}, 0) - 1")

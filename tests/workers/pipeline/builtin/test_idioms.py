@@ -4,6 +4,7 @@ nested, pass the static rules and mostly the self-check, and are a function of t
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -111,3 +112,46 @@ def test_the_same_seed_gives_the_same_draw() -> None:
 def test_entries_without_a_use_fall_through() -> None:
     entry = CATALOG.get("dict", "popitem")
     assert build_idiom(entry, LEVELS["C3"], random.Random(1), NAMES) is None
+
+
+def _loop_draws(blueprint: tuple[str, ...], count: int) -> list[str]:
+    """Programs of every use drawn for a blueprint with a loop (several draws per entry)."""
+    knobs = Knobs(True, True, False, len(blueprint), blueprint)
+    out = []
+    for t, method in list(USES)[:count]:
+        entry = CATALOG.get(t, method)
+        for i in range(6):
+            made = build_idiom(entry, knobs, random.Random(f"w:{t}:{method}:{i}"), NAMES)
+            if made is not None:
+                out.append(made[0])
+    return out
+
+
+def test_a_walk_from_both_ends_moves_both_pointers_and_reads_the_front() -> None:
+    walks = 0
+    for code in _loop_draws(("while", "if"), 80):
+        lines = [line.strip() for line in code.splitlines()]
+        head = next((k for k, line in enumerate(lines) if re.match(r"\w+, \w+ = 0, len\(\w+\) - 1$", line)), None)
+        if head is None:
+            continue
+        lo, hi = lines[head].split(" = ")[0].split(", ")
+        walks += 1
+        assert lines[head + 1] in (f"while {lo} < {hi}:", f"while {lo} <= {hi}:"), code
+        moves = {f"{lo}, {hi} = {lo} + 1, {hi} - 1"} <= set(lines) or {f"{lo} += 1", f"{hi} -= 1"} <= set(lines)
+        assert moves, code
+        assert any(f"[{lo}" in line for line in lines[head + 2:]), code  # the front item (or from it on)
+    assert walks >= 10, walks
+
+
+def test_a_best_so_far_that_starts_unset_is_only_compared_once_set() -> None:
+    unset = 0
+    for code in _loop_draws(("for", "if"), 200) + _loop_draws(("while", "for"), 200):
+        lines = [line.strip() for line in code.splitlines()]
+        for name in {line.split(" = ")[0] for line in lines if line.endswith(" = None")}:
+            unset += 1
+            for line in lines:
+                if f"max({name}, " in line or f"{name} < " in line or f"> {name}" in line:
+                    assert f"{name} is None" in line, code
+            namespace: dict = {}
+            exec(compile(code, "<idiom>", "exec"), namespace)  # noqa: S102 - our own draw
+    assert unset >= 5, unset

@@ -47,22 +47,32 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
             ("{x} % 2", lambda v, k: v % 2 != 0),
             ("{x} % 3 == 0", lambda v, k: v % 3 == 0), ("{x} < {limit}", lambda v, k: v < k),
             ("{x} >= 10", lambda v, k: v >= 10), ("{x} > 4", lambda v, k: v > 4),
-            ("{x} < 0", lambda v, k: v < 0), ("abs({x}) > {limit}", lambda v, k: abs(v) > k)),
+            ("{x} < 0", lambda v, k: v < 0), ("abs({x}) > {limit}", lambda v, k: abs(v) > k),
+            ("0 < {x} < {limit}", lambda v, k: 0 < v < k), ("{x} * 2 > {limit}", lambda v, k: v * 2 > k),
+            ("{x} != {limit}", lambda v, k: v != k), ("-{limit} <= {x} <= {limit}", lambda v, k: -k <= v <= k)),
     "float": (("{x} > {limit}", lambda v, k: v > k), ("{x} < 0", lambda v, k: v < 0),
               ("{x} >= 10.0", lambda v, k: v >= 10.0), ("{x} <= {limit}", lambda v, k: v <= k),
-              ("{x} > 0", lambda v, k: v > 0), ("round({x}) % 2 == 0", lambda v, k: round(v) % 2 == 0)),
+              ("{x} > 0", lambda v, k: v > 0), ("round({x}) % 2 == 0", lambda v, k: round(v) % 2 == 0),
+              ("0 < {x} < {limit}", lambda v, k: 0 < v < k), ("{x} != int({x})", lambda v, k: v != int(v)),
+              ("abs({x}) < 1", lambda v, k: abs(v) < 1), ("{x} * 2 > {limit}", lambda v, k: v * 2 > k)),
     "numeral": (("{x} in '13579'", lambda v, k: v in "13579"), ("{x} > '4'", lambda v, k: v > "4"),
-                ("{x} == '0'", lambda v, k: v == "0"), ("{x} < '3'", lambda v, k: v < "3")),  # of str(n)
+                ("{x} == '0'", lambda v, k: v == "0"), ("{x} < '3'", lambda v, k: v < "3"),
+                ("{x} not in '02468'", lambda v, k: v not in "02468"), ("int({x}) > 4", lambda v, k: int(v) > 4)),  # of str(n)
     "char": (("{x}.isalpha()", lambda v, k: v.isalpha()), ("{x}.isdigit()", lambda v, k: v.isdigit()),
              ("{x} in 'aeiou'", lambda v, k: v in "aeiou"), ("{x}.isupper()", lambda v, k: v.isupper()),
              ("{x} in 'rstln'", lambda v, k: v in "rstln"), ("{x} == ' '", lambda v, k: v == " "),
              ("{x} in ',.-'", lambda v, k: v in ",.-"), ("{x} < 'm'", lambda v, k: v < "m"),
-             ("{x}.islower()", lambda v, k: v.islower()), ("{x}.isspace()", lambda v, k: v.isspace())),
+             ("{x}.islower()", lambda v, k: v.islower()), ("{x}.isspace()", lambda v, k: v.isspace()),
+             ("{x} not in 'aeiou'", lambda v, k: v not in "aeiou"), ("{x}.isalnum()", lambda v, k: v.isalnum()),
+             ("not {x}.isalpha()", lambda v, k: not v.isalpha()), ("'a' <= {x} <= 'f'", lambda v, k: "a" <= v <= "f")),
     "word": (("len({x}) > 4", lambda v, k: len(v) > 4), ("{x}.isalpha()", lambda v, k: v.isalpha()),
              ("{x}[0] in 'aeiou'", lambda v, k: v[0] in "aeiou"),
              ("len({x}) % 2 == 0", lambda v, k: len(v) % 2 == 0),
              ("{x}.islower()", lambda v, k: v.islower()), ("len({x}) < 4", lambda v, k: len(v) < 4),
-             ("'a' in {x}", lambda v, k: "a" in v), ("{x}.endswith('e')", lambda v, k: v.endswith("e"))),
+             ("'a' in {x}", lambda v, k: "a" in v), ("{x}.endswith('e')", lambda v, k: v.endswith("e")),
+             ("{x}.istitle()", lambda v, k: v.istitle()), ("{x} == {x}[::-1]", lambda v, k: v == v[::-1]),
+             ("len(set({x})) < len({x})", lambda v, k: len(set(v)) < len(v)),
+             ("not {x}.isalpha()", lambda v, k: not v.isalpha()), ("{x}.count('a') > 1", lambda v, k: v.count("a") > 1)),
 }
 _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs meet it, others not
     # {n}: near a live input's size (its value, for a number), {v}: an item of one, {s}: a sum
@@ -79,32 +89,45 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("{x} and sum({x}) / len({x}) > {v}", lambda v, k, n: bool(v) and sum(v) / len(v) > n),
             ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{v} not in {x}", lambda v, k, n: n not in v),
             ("sorted({x}) == list({x})", lambda v, k, n: sorted(v) == list(v)),
-            ("{x} and max({x}) - min({x}) > {n}", lambda v, k, n: bool(v) and max(v) - min(v) > n)),
+            ("{x} and max({x}) - min({x}) > {n}", lambda v, k, n: bool(v) and max(v) - min(v) > n),
+            ("any(item < 0 for item in {x})", lambda v, k, n: any(i < 0 for i in v)),
+            ("all(item > {v} for item in {x})", lambda v, k, n: all(i > n for i in v)),
+            ("{x} and {x}[0] == {x}[-1]", lambda v, k, n: bool(v) and v[0] == v[-1]),
+            ("len({x}) > 1 and {x}[0] < {x}[-1]", lambda v, k, n: len(v) > 1 and v[0] < v[-1])),
     "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
             ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
             ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
             ("sum({x}) < {s}", lambda v, k, n: sum(v) < n), ("{v} not in {x}", lambda v, k, n: n not in v),
             ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
-            ("{x} and min({x}) < {v}", lambda v, k, n: bool(v) and min(v) < n)),
+            ("{x} and min({x}) < {v}", lambda v, k, n: bool(v) and min(v) < n),
+            ("any(item < 0 for item in {x})", lambda v, k, n: any(i < 0 for i in v)),
+            ("all(item % 2 == 0 for item in {x})", lambda v, k, n: all(i % 2 == 0 for i in v))),
     "dict": (("len({x}) > {n}", lambda v, k, n: len(v) > n),
              ("sum({x}.values()) % 2 == 0", lambda v, k, n: sum(v.values()) % 2 == 0),
              ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
              ("max({x}.values(), default=0) > {s}", lambda v, k, n: max(v.values(), default=0) > n),
              ("{v} not in {x}", lambda v, k, n: n not in v), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
              ("sum({x}.values()) > {s}", lambda v, k, n: sum(v.values()) > n),
-             ("{x} and min({x}.values()) < {s}", lambda v, k, n: bool(v) and min(v.values()) < n)),
+             ("{x} and min({x}.values()) < {s}", lambda v, k, n: bool(v) and min(v.values()) < n),
+             ("{x}.get({v}, 0) > {limit}", lambda v, k, n: v.get(n, 0) > k),
+             ("any(count > {s} for count in {x}.values())", lambda v, k, n: any(c > n for c in v.values())),
+             ("all(count > 0 for count in {x}.values())", lambda v, k, n: all(c > 0 for c in v.values()))),
     "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
             ("{x} < 'm'", lambda v, k, n: v < "m"), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
             ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou"), ("' ' in {x}", lambda v, k, n: " " in v),
             ("{v} in {x}", lambda v, k, n: n in v), ("{x}.isalpha()", lambda v, k, n: v.isalpha()),
             ("{x}[:1].isupper()", lambda v, k, n: v[:1].isupper()),
             ("{x}.startswith({v})", lambda v, k, n: v.startswith(n)), ("{x}.endswith({v})", lambda v, k, n: v.endswith(n)),
-            ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{x}.strip() != {x}", lambda v, k, n: v.strip() != v)),
+            ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{x}.strip() != {x}", lambda v, k, n: v.strip() != v),
+            ("{x} == {x}[::-1]", lambda v, k, n: v == v[::-1]), ("not {x}.isalnum()", lambda v, k, n: not v.isalnum()),
+            ("any(ch.isdigit() for ch in {x})", lambda v, k, n: any(c.isdigit() for c in v)),
+            ("{x}.count(' ') > 1", lambda v, k, n: v.count(" ") > 1)),
     "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0),
             ("{x} < {limit}", lambda v, k, n: v < k), ("{x} > {n}", lambda v, k, n: v > n),
             ("{x} % 3 == 0", lambda v, k, n: v % 3 == 0), ("{x} < {n}", lambda v, k, n: v < n),
             ("abs({x}) > {n}", lambda v, k, n: abs(v) > n), ("{x} % 2", lambda v, k, n: v % 2 != 0),
-            ("0 < {x} < {n}", lambda v, k, n: 0 < v < n)),
+            ("0 < {x} < {n}", lambda v, k, n: 0 < v < n),
+            ("{x} != {limit}", lambda v, k, n: v != k)),
 }
 SAMPLES = 12  # inputs whole-input tests are chosen on: the teacher's, then type-directed ones
 MIN_ARM = (4, 2)  # of them, what each arm off the deepest path gets: wanted, at least
@@ -631,7 +654,8 @@ class Flow:
             if roll < 0.44:  # the position of each item too
                 i = g.fresh("elem:index")
                 start = g.choice((0, 0, 1))
-                return (f"enumerate({n}, 1)" if start else f"enumerate({n})",
+                counted = f"enumerate({n}, start=1)" if g.rng.random() < 0.5 else f"enumerate({n}, 1)"
+                return (counted if start else f"enumerate({n})",
                         [Var(i, "int", "pos", [j + start for j in range(len(items))],
                              self.spread(lambda v: range(start, len(v) + start))),
                          Var(x, elem, "value", items, self.spread(list))], [])
@@ -639,7 +663,9 @@ class Flow:
                 walk, order = g.choice(((f"reversed({n})", lambda v: list(v)[::-1]),
                                         (f"sorted({n})", sorted),
                                         (f"sorted({n}, reverse=True)", lambda v: sorted(v, reverse=True)),
-                                        (f"{n}[1:]", lambda v: list(v)[1:])))
+                                        (f"{n}[1:]", lambda v: list(v)[1:]),
+                                        (f"{n}[::2]", lambda v: list(v)[::2]),  # every other item
+                                        (f"{n}[::-1]", lambda v: list(v)[::-1])))
                 return walk, [Var(x, elem, "value", _safe_list(order, items), self.spread(order))], []
             return n, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
@@ -655,8 +681,12 @@ class Flow:
                      Var(v, "int", "value", list(d.values()), self.spread(lambda e: e.values()))]
             if again:
                 return f"list({n}.items())[:3]", elems, []
-            if roll < 0.3:  # the keys, each value looked up
+            if roll < 0.2:  # the keys, each value looked up
                 return n, elems, [f"{v} = {n}[{k}]"]
+            if roll < 0.32:  # the keys from the smallest value up
+                ranked = sorted(d, key=d.get)
+                elems[0].sample, elems[1].sample = ranked, [d[key] for key in ranked]
+                return f"sorted({n}, key={n}.get)", elems, [f"{v} = {n}[{k}]"]
             if roll < 0.45:
                 elems[0].sample, elems[1].sample = sorted(d), [d[key] for key in sorted(d)]
                 return f"sorted({n}.items())", elems, []
@@ -677,10 +707,10 @@ class Flow:
         self.g.used.add(name)
         return name
 
-    def named_pair(self) -> tuple[str, str]:
-        """Names for an item and the one after it."""
-        pairs = [(a, b) for a, b in (("prev", "cur"), ("a", "b"), ("left", "right"), ("before", "after"))
-                 if a not in self.g.used and b not in self.g.used]
+    def named_pair(self, options: tuple[tuple[str, str], ...] = (("prev", "cur"), ("a", "b"), ("left", "right"),
+                                                                 ("before", "after"))) -> tuple[str, str]:
+        """Names for an item and the one after it (or another pair from `options`)."""
+        pairs = [(a, b) for a, b in options if a not in self.g.used and b not in self.g.used]
         if not pairs:
             return self.g.fresh(), self.g.fresh()
         a, b = self.g.choice(pairs)
@@ -817,8 +847,11 @@ class Flow:
             self.level_body(rest, elems)
             self.indent -= 1
             return
+        if window is None and src is self.param and roll < 0.55 and src.type in ("list", "tuple", "flist", "str"):
+            self.two_ends(walk, elem, kind, items, rest)
+            return
         i = g.fresh("elem:index")
-        back = roll < 0.55
+        back = roll < 0.7
         if back:  # from the end
             self.line(f"{i} = len({walk}) - 1")
             self.line(f"while {i} >= 0:")
@@ -831,6 +864,31 @@ class Flow:
         self.scope += elems
         self.level_body(rest, elems)
         self.line(f"{i} -= 1" if back else f"{i} += 1")
+        self.indent -= 1
+
+    def two_ends(self, walk: str, elem: str, kind: str, items: list, rest: tuple[str, ...]) -> None:
+        """Two pointers closing in from both ends: an item from the front and its mirror from
+        the back each turn (the middle item of an odd length is left out, as `lo < hi` does)."""
+        g = self.g
+        lo, hi = self.named_pair((("lo", "hi"), ("left", "right"), ("i", "j"), ("start", "end")))
+        a, b = g.fresh(f"elem:{elem}"), g.fresh(f"elem:{elem}")
+
+        def halves(v: Any) -> tuple[list, list]:
+            v = list(v)
+            return v[:len(v) // 2], v[::-1][:len(v) // 2]
+
+        wide = [halves(self.values_of(self.param.name)[i]) for i in self.live]
+        self.line(f"{lo}, {hi} = 0, len({walk}) - 1")
+        self.line(f"while {lo} < {hi}:")
+        self.indent += 1
+        self.line(f"{a}, {b} = {walk}[{lo}], {walk}[{hi}]")
+        front, back = halves(items)
+        elems = [Var(a, elem, kind, front, [y for f, _ in wide for y in f]),
+                 Var(b, elem, kind, back, [y for _, k in wide for y in k])]
+        self.scope += elems
+        self.level_body(rest, elems)
+        self.line(f"{lo} += 1")
+        self.line(f"{hi} -= 1")
         self.indent -= 1
 
     def if_block(self, rest: tuple[str, ...], chained: bool) -> None:
@@ -1092,4 +1150,5 @@ def _orders(n: str) -> dict[str, Callable[[Any], list]]:
     """The walks over `n` whose items come in a known order: header text -> the items."""
     return {n: list, f"reversed({n})": lambda v: list(v)[::-1], f"sorted({n})": sorted,
             f"sorted({n}, reverse=True)": lambda v: sorted(v, reverse=True), f"{n}[1:]": lambda v: list(v)[1:],
-            f"enumerate({n})": list, f"enumerate({n}, 1)": list}
+            f"enumerate({n})": list, f"enumerate({n}, 1)": list, f"enumerate({n}, start=1)": list,
+            f"{n}[::2]": lambda v: list(v)[::2], f"{n}[::-1]": lambda v: list(v)[::-1]}

@@ -99,11 +99,21 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     g.used.add(name)
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
     r = hg.param("float" if subject == "flist" else subject)
-    hg.avoid = {r}
-    piece = form(hg, r, nest)
+    each = subject == "str" and rng.random() < 0.5  # the sub-task word by word (or letter by letter)
+    item = hg.fresh("elem:str") if each else r
+    hg.avoid = {item}
+    piece = form(hg, item, nest)
+    if each and (piece.pre or piece.stmt):  # statements do not fit a comprehension: the whole text
+        each = False
+        piece = Piece(re.sub(rf"\b{item}\b", r, piece.expr), piece.rtype,
+                      [re.sub(rf"\b{item}\b", r, line) for line in piece.pre], piece.stmt)
     body = [f"    {line}" for line in piece.pre]
     rtype = piece.rtype
-    if piece.stmt:
+    if each:
+        words = f"{r}.split()" if rng.random() < 0.65 else r
+        line, rtype = _per_item(rng, piece.expr, rtype, item, words)
+        body += [f"    return {line}"]
+    elif piece.stmt:
         body += [f"    {piece.expr}", f"    return {r}"]
     elif rtype not in ("int", "float", "bool") and rng.random() < 0.4:
         body += [f"    return len({piece.expr})"]
@@ -113,6 +123,19 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     head = f"def {name}({', '.join(q.name for q in hg.params)}):"
     sig = ([q.name for q in hg.params], rtype)
     return [head, *body], name, [q.type for q in hg.params], sig
+
+
+def _per_item(rng: random.Random, expr: str, rtype: str, item: str, words: str) -> tuple[str, str]:
+    """A helper's result built from the target's use on each item of `words`: the parts
+    joined, whether any (all) holds, their total, else the list of them."""
+    each = f"{expr} for {item} in {words}"
+    if rtype == "str":
+        return f"{rng.choice((' ', '', '-', ', '))!r}.join({each})", "str"
+    if rtype == "bool":
+        return f"{rng.choice(('any', 'all'))}({each})", "bool"
+    if rtype in ("int", "float"):
+        return f"sum({each})", rtype
+    return f"[{each}]", "list"
 
 
 _COMBINE = {

@@ -328,20 +328,27 @@ class Flow:
             if not alternative:
                 self.line(f"{self.acc} += {size}")
             else:  # the other arm takes the item another way: subtracts it, counts it, squares it
+                whole = var.type == "int"
                 self.line(g.choice((f"{self.acc} -= {size}", f"{self.acc} -= {size}", f"{self.acc} += 1",
-                                    f"{self.acc} += {x} * {x}" if var.type == "int" else f"{self.acc} -= {size}")))
+                                    f"{self.acc} += {x} * {x}" if whole else f"{self.acc} -= {size}",
+                                    f"{self.acc} += {x} ** 2" if whole else f"{self.acc} += {size} // 2",
+                                    f"{self.acc} += 1 if {x} % 2 else -1" if whole else f"{self.acc} -= 1",
+                                    f"{self.acc} += abs({x})" if var.type in ("int", "float") else f"{self.acc} -= 1")))
         elif self.acc_kind == "parts":
             if var.type == "str":
+                word = var.kind == "word"
                 other = f"{x} * 2" if var.kind == "numeral" else g.choice((
-                    f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if var.kind == "word" else f"{x} * 2",
-                    f"{x}[::-1]" if var.kind == "word" else f"{x}.lower()"))
+                    f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if word else f"{x} * 2",
+                    f"{x}[::-1]" if word else f"{x}.lower()", f"{x}.title()" if word else f"{x}.swapcase()",
+                    f"{x}[:3]" if word else f"{x}.upper()"))
                 self.feed(other if alternative else x, "str")
             else:
                 self.feed(f"{x} * 2" if alternative else x, var.type)
         elif self.acc_kind == "work":
             self.feed(x, var.type)
         elif alternative and var.type in ("int", "float"):
-            self.feed(g.choice((f"-{x}", f"-{x}", f"{x} * 2")), var.type)
+            self.feed(g.choice((f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})",
+                                f"{x} ** 2" if var.type == "int" else f"round({x})")), var.type)
         else:
             self.feed(x, var.type)
 
@@ -373,6 +380,9 @@ class Flow:
         call = f"{name}({', '.join(args)})"
         if self.stmt_form:
             self.line(f"{self.acc} = {call}")
+        elif self.acc_kind == "list" and not self.sizes and rtype in ("list", "list_str", "pairs", "tuple") \
+                and self.g.rng.random() < 0.5:
+            self.line(f"{self.acc}.extend({call})")  # the helper's findings join the result one by one
         else:
             self.feed(call, rtype)
 
@@ -632,7 +642,7 @@ class Flow:
         if src.type in ("list", "tuple", "flist"):
             elem = ELEMENT[src.type]
             items = list(value or [])
-            if roll < 0.2:
+            if roll < 0.1:
                 i, x = g.fresh("elem:index"), g.fresh(f"elem:{elem}")
                 return (f"range(len({n}))",
                         [Var(i, "int", "index", list(range(len(items)))),
@@ -642,7 +652,7 @@ class Flow:
                 step = self.named(("gap", "step", "delta", "change", "diff", "rise"))
                 steps = self.spread(lambda v: [b - a for a, b in zip(v, v[1:])])
                 here = [b - a for a, b in zip(items, items[1:])]
-                if g.rng.random() < 0.5:
+                if g.rng.random() < 0.7:
                     a, b = self.named_pair()
                     return (f"zip({n}, {n}[1:])",
                             [Var(a, elem, "bound"), Var(b, elem, "bound"), Var(step, elem, "value", here, steps)],
@@ -1003,7 +1013,7 @@ class Flow:
             self.line(text)
         for var in elems:
             if var.kind not in ("index", "bound"):
-                self.feed_element(var)
+                self.feed_element(var, alternative=g.rng.random() < 0.4)  # its own take on the items
         self.indent -= 1
         self.scope, g.pool, self.walked, self.walked_words = saved
 

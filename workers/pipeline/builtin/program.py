@@ -116,8 +116,12 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     elif piece.stmt:
         body += [f"    {piece.expr}", f"    return {r}"]
     elif rtype not in ("int", "float", "bool") and rng.random() < 0.4:
-        body += [f"    return len({piece.expr})"]
+        # an empty input has nothing to measure: some helpers say so first
+        guard = rng.random() < 0.3
+        body += [f"    return len({piece.expr}) if {r} else 0" if guard else f"    return len({piece.expr})"]
         rtype = "int"
+    elif rtype == "float" and rng.random() < 0.3:
+        body += [f"    return round({piece.expr}, 2)"]  # a price or rate, to the cent
     else:
         body += [f"    return {piece.expr}"]
     head = f"def {name}({', '.join(q.name for q in hg.params)}):"

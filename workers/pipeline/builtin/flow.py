@@ -171,6 +171,8 @@ class Flow:
         self.sizes = self.acc_kind == "number" and target_type not in ("int", "float") and g.rng.random() < 0.3
         if self.sizes:
             self.acc_kind = "list"
+        if target_type == "bool" and not stmt_form and g.rng.random() < 0.4:
+            self.acc_kind = "number"  # how many times the check holds, not the list of answers
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
         self.helper_sig: tuple[list[str], str] | None = None  # (param names, result type)
         self.limit: str | None = None
@@ -627,6 +629,10 @@ class Flow:
             if src.name not in self.walked_words and roll < 0.45:
                 self.walked_words.add(src.name)
                 w = g.fresh("elem:str")
+                if g.rng.random() < 0.3:  # the shortest words first
+                    by_len = lambda v: sorted(str.split(v), key=len)  # noqa: E731
+                    return f"sorted({n}.split(), key=len)", [Var(w, "str", "word", _safe_list(by_len, value),
+                                                                 self.spread(by_len))], []
                 return f"{n}.split()", [Var(w, "str", "word", _safe_list(str.split, value),
                                             self.spread(str.split))], []
             ch = g.fresh("elem:str")
@@ -638,6 +644,9 @@ class Flow:
                                            Var(ch, "str", "char", chars, self.spread(list))], []
             if roll < 0.7:
                 return f"reversed({n})", [Var(ch, "str", "char", chars[::-1], self.spread(list))], []
+            if roll < 0.8:  # each letter once, in order
+                return f"sorted(set({n}))", [Var(ch, "str", "char", sorted(set(chars)),
+                                                 self.spread(lambda v: sorted(set(v))))], []
             return n, [Var(ch, "str", "char", chars, self.spread(list))], []
         if src.type in ("list", "tuple", "flist"):
             elem = ELEMENT[src.type]
@@ -675,7 +684,9 @@ class Flow:
                                         (f"sorted({n}, reverse=True)", lambda v: sorted(v, reverse=True)),
                                         (f"{n}[1:]", lambda v: list(v)[1:]),
                                         (f"{n}[::2]", lambda v: list(v)[::2]),  # every other item
-                                        (f"{n}[::-1]", lambda v: list(v)[::-1])))
+                                        (f"{n}[::-1]", lambda v: list(v)[::-1]),
+                                        (f"sorted(set({n}))", lambda v: sorted(set(v))),  # each value once
+                                        (f"sorted({n}, key=abs)", lambda v: sorted(v, key=abs))))
                 return walk, [Var(x, elem, "value", _safe_list(order, items), self.spread(order))], []
             return n, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
@@ -700,6 +711,10 @@ class Flow:
             if roll < 0.45:
                 elems[0].sample, elems[1].sample = sorted(d), [d[key] for key in sorted(d)]
                 return f"sorted({n}.items())", elems, []
+            if roll < 0.55:  # the entries by value, largest first
+                ranked = sorted(d.items(), key=lambda kv: kv[1], reverse=True)
+                elems[0].sample, elems[1].sample = [kv[0] for kv in ranked], [kv[1] for kv in ranked]
+                return f"sorted({n}.items(), key=lambda kv: kv[1], reverse=True)", elems, []
             return f"{n}.items()", elems, []
         n = src.name  # a number: walk up to it
         i = g.fresh("elem:index")

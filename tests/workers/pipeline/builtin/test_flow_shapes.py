@@ -83,3 +83,16 @@ def test_two_pointers_pair_each_item_with_its_mirror() -> None:
         exec(compile(code, "<flow>", "exec"), namespace)  # noqa: S102 - the generator's own code
         namespace["f"](*[ast.literal_eval(q.literal) for q in flow.g.params])
     assert written >= 10
+
+
+def test_a_fed_item_is_read_when_the_feed_must_read_it() -> None:
+    """An off-path walk reads its item only in its feed: the other ways of taking it then
+    exclude the counts (`acc += 1`) that would leave the loop variable unread."""
+    for seed in range(60):
+        g = Ctx(random.Random(seed), True)
+        name = g.param("list")
+        flow = Flow(g, form_for(CATALOG.get("list", "count")), "list",
+                    Var(name, "list", "value", [[3, 1, 4]]), False, "int")
+        flow.start_acc()
+        flow.feed_element(Var("item", "int", "value", [3, 1, 4]), alternative=True, reads=True)
+        assert re.search(r"\bitem\b", flow.lines[-1]), flow.lines

@@ -297,8 +297,10 @@ class Flow:
             self.scope.append(Var(work, self.t, "work"))
         if self.acc_kind == "work":
             self.acc = g.fresh()
-            copy = {"list": "list", "set": "set", "dict": "dict"}[self.t]
-            self.line(f"{self.acc} = {copy}({self.param.name})")
+            n = self.param.name
+            copy = f"{self.t}({n})" if g.rng.random() < 0.6 else \
+                {"list": f"[*{n}]", "set": f"{{*{n}}}", "dict": f"{{**{n}}}"}[self.t]  # a copy by unpacking
+            self.line(f"{self.acc} = {copy}")
             self.scope.append(Var(self.acc, self.t, "work"))
             return
         self.acc = g.fresh()

@@ -92,7 +92,8 @@ def _probe(form, allow_calls: bool) -> Piece:  # noqa: ANN001
 def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
             nest: int) -> tuple[list[str], str, list[str], tuple[list[str], str]]:
     """A helper doing the sub-task the target names: its own parameters only. Some report
-    the size of what they build (the caller then takes a number). No parameter has a
+    the size of what they build (the caller then takes a number), a str helper may do it
+    word by word or letter by letter in one comprehension (`_per_item`). No parameter has a
     default: the parsing rules reject them (`default_args`), so the generator never writes
     one; a literal argument may be passed by name instead."""
     name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
@@ -100,7 +101,13 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
     r = hg.param("float" if subject == "flist" else subject)
     each = subject == "str" and rng.random() < 0.5  # the sub-task word by word (or letter by letter)
-    item = hg.fresh("elem:str") if each else r
+    words = f"{r}.split()" if rng.random() < 0.65 else r
+    item = r
+    if each:
+        free = [n for n in (("word", "part", "token", "piece") if words != r else ("ch", "letter", "c"))
+                if n not in g.used]
+        item = rng.choice(free) if free else hg.fresh("elem:str")
+        g.used.add(item)
     hg.avoid = {item}
     piece = form(hg, item, nest)
     if each and (piece.pre or piece.stmt):  # statements do not fit a comprehension: the whole text
@@ -110,7 +117,6 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     body = [f"    {line}" for line in piece.pre]
     rtype = piece.rtype
     if each:
-        words = f"{r}.split()" if rng.random() < 0.65 else r
         line, rtype = _per_item(rng, piece.expr, rtype, item, words)
         body += [f"    return {line}"]
     elif piece.stmt:

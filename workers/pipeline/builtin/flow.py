@@ -754,6 +754,9 @@ class Flow:
         top = int(value) % cap + 1 if src.type == "float" and value is not None else min(value or 0, cap)
         self.walked.add(n)
         span = (lambda v: range(int(v) % cap + 1)) if src.type == "float" else (lambda v: range(min(v, cap)))
+        if src.type == "int" and roll < 0.35:  # counting from one
+            return f"range(1, min({n}, {cap}) + 1)", \
+                [Var(i, "int", "value", list(range(1, int(top) + 1)), self.spread(lambda v: range(1, min(v, cap) + 1)))], []
         return f"range(int({n}) % {cap} + 1)" if src.type == "float" else f"range(min({n}, {cap}))", \
             [Var(i, "int", "value", list(range(int(top))), self.spread(span))], []
 
@@ -867,6 +870,13 @@ class Flow:
                 elems[0].sample = [v + 1 for v in elems[0].sample]
                 elems[0].wide = [v + 1 for v in elems[0].wide]
                 step = f"{i} -= 1"
+            elif roll < 0.6:  # halving down to nothing
+                self.line(f"{i} = {bound}")
+                self.line(f"while {i} > 0:")
+                cut = (lambda v: int(v) % cap) if src.type == "float" else (lambda v: min(v, cap))
+                elems[0].sample = _halves(cut(value) if value is not None else 0)
+                elems[0].wide = self.spread(lambda v: _halves(cut(v)))
+                step = f"{i} //= 2"
             else:
                 self.line(f"{i} = 0")
                 self.line(f"while {i} < {bound}:")
@@ -1119,6 +1129,15 @@ def _safe_list(fn: Callable[[Any], list], value: Any) -> list:
 
 def _digits(values: list) -> list[int]:
     return [int(c) for v in values if isinstance(v, int) and v for c in str(abs(v))]
+
+
+def _halves(n: Any) -> list[int]:
+    """The values `while i > 0: ... i //= 2` gives `i` from `n` down."""
+    out, n = [], int(n) if isinstance(n, (int, float)) else 0
+    while n > 0:
+        out.append(n)
+        n //= 2
+    return out
 
 
 def _flat(values: Any) -> list:

@@ -96,3 +96,10 @@ def test_a_fed_item_is_read_when_the_feed_must_read_it() -> None:
         flow.start_acc()
         flow.feed_element(Var("item", "int", "value", [3, 1, 4]), alternative=True, reads=True)
         assert re.search(r"\bitem\b", flow.lines[-1]), flow.lines
+
+
+def test_halves_are_the_values_a_halving_loop_visits() -> None:
+    from workers.pipeline.builtin.flow import _halves
+    assert _halves(10) == [10, 5, 2, 1]
+    assert _halves(1) == [1]
+    assert _halves(0) == [] and _halves(None) == []

@@ -47,22 +47,38 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
             ("{x} % 2", lambda v, k: v % 2 != 0),
             ("{x} % 3 == 0", lambda v, k: v % 3 == 0), ("{x} < {limit}", lambda v, k: v < k),
             ("{x} >= 10", lambda v, k: v >= 10), ("{x} > 4", lambda v, k: v > 4),
-            ("{x} < 0", lambda v, k: v < 0), ("abs({x}) > {limit}", lambda v, k: abs(v) > k)),
+            ("{x} < 0", lambda v, k: v < 0), ("abs({x}) > {limit}", lambda v, k: abs(v) > k),
+            ("0 < {x} < {limit}", lambda v, k: 0 < v < k), ("{x} * 2 > {limit}", lambda v, k: v * 2 > k),
+            ("{x} != {limit}", lambda v, k: v != k), ("-{limit} <= {x} <= {limit}", lambda v, k: -k <= v <= k),
+            ("{x} ** 2 > {limit}", lambda v, k: v ** 2 > k), ("{x} > {limit} // 2", lambda v, k: v > k // 2)),
     "float": (("{x} > {limit}", lambda v, k: v > k), ("{x} < 0", lambda v, k: v < 0),
               ("{x} >= 10.0", lambda v, k: v >= 10.0), ("{x} <= {limit}", lambda v, k: v <= k),
-              ("{x} > 0", lambda v, k: v > 0), ("round({x}) % 2 == 0", lambda v, k: round(v) % 2 == 0)),
+              ("{x} > 0", lambda v, k: v > 0), ("round({x}) % 2 == 0", lambda v, k: round(v) % 2 == 0),
+              ("0 < {x} < {limit}", lambda v, k: 0 < v < k), ("{x} != int({x})", lambda v, k: v != int(v)),
+              ("abs({x}) < 1", lambda v, k: abs(v) < 1), ("{x} * 2 > {limit}", lambda v, k: v * 2 > k),
+              ("int({x}) % 2 == 0", lambda v, k: int(v) % 2 == 0), ("{x} % 1 >= 0.5", lambda v, k: v % 1 >= 0.5)),
     "numeral": (("{x} in '13579'", lambda v, k: v in "13579"), ("{x} > '4'", lambda v, k: v > "4"),
-                ("{x} == '0'", lambda v, k: v == "0"), ("{x} < '3'", lambda v, k: v < "3")),  # of str(n)
+                ("{x} == '0'", lambda v, k: v == "0"), ("{x} < '3'", lambda v, k: v < "3"),
+                ("{x} not in '02468'", lambda v, k: v not in "02468"), ("int({x}) > 4", lambda v, k: int(v) > 4)),  # of str(n)
     "char": (("{x}.isalpha()", lambda v, k: v.isalpha()), ("{x}.isdigit()", lambda v, k: v.isdigit()),
              ("{x} in 'aeiou'", lambda v, k: v in "aeiou"), ("{x}.isupper()", lambda v, k: v.isupper()),
              ("{x} in 'rstln'", lambda v, k: v in "rstln"), ("{x} == ' '", lambda v, k: v == " "),
              ("{x} in ',.-'", lambda v, k: v in ",.-"), ("{x} < 'm'", lambda v, k: v < "m"),
-             ("{x}.islower()", lambda v, k: v.islower()), ("{x}.isspace()", lambda v, k: v.isspace())),
+             ("{x}.islower()", lambda v, k: v.islower()), ("{x}.isspace()", lambda v, k: v.isspace()),
+             ("{x} not in 'aeiou'", lambda v, k: v not in "aeiou"), ("{x}.isalnum()", lambda v, k: v.isalnum()),
+             ("not {x}.isalpha()", lambda v, k: not v.isalpha()), ("'a' <= {x} <= 'f'", lambda v, k: "a" <= v <= "f"),
+             ("{x}.isupper() or {x}.isdigit()", lambda v, k: v.isupper() or v.isdigit()),
+             ("{x} in 'xyzq'", lambda v, k: v in "xyzq")),
     "word": (("len({x}) > 4", lambda v, k: len(v) > 4), ("{x}.isalpha()", lambda v, k: v.isalpha()),
              ("{x}[0] in 'aeiou'", lambda v, k: v[0] in "aeiou"),
              ("len({x}) % 2 == 0", lambda v, k: len(v) % 2 == 0),
              ("{x}.islower()", lambda v, k: v.islower()), ("len({x}) < 4", lambda v, k: len(v) < 4),
-             ("'a' in {x}", lambda v, k: "a" in v), ("{x}.endswith('e')", lambda v, k: v.endswith("e"))),
+             ("'a' in {x}", lambda v, k: "a" in v), ("{x}.endswith('e')", lambda v, k: v.endswith("e")),
+             ("{x}.istitle()", lambda v, k: v.istitle()), ("{x} == {x}[::-1]", lambda v, k: v == v[::-1]),
+             ("len(set({x})) < len({x})", lambda v, k: len(set(v)) < len(v)),
+             ("not {x}.isalpha()", lambda v, k: not v.isalpha()), ("{x}.count('a') > 1", lambda v, k: v.count("a") > 1),
+             ("{x}[:1].isupper()", lambda v, k: v[:1].isupper()), ("{x}.isdigit()", lambda v, k: v.isdigit()),
+             ("{x}[:1] == {x}[-1:]", lambda v, k: v[:1] == v[-1:]), ("len({x}) == 1", lambda v, k: len(v) == 1)),
 }
 _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs meet it, others not
     # {n}: near a live input's size (its value, for a number), {v}: an item of one, {s}: a sum
@@ -79,32 +95,51 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("{x} and sum({x}) / len({x}) > {v}", lambda v, k, n: bool(v) and sum(v) / len(v) > n),
             ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{v} not in {x}", lambda v, k, n: n not in v),
             ("sorted({x}) == list({x})", lambda v, k, n: sorted(v) == list(v)),
-            ("{x} and max({x}) - min({x}) > {n}", lambda v, k, n: bool(v) and max(v) - min(v) > n)),
+            ("{x} and max({x}) - min({x}) > {n}", lambda v, k, n: bool(v) and max(v) - min(v) > n),
+            ("any(item < 0 for item in {x})", lambda v, k, n: any(i < 0 for i in v)),
+            ("all(item > {v} for item in {x})", lambda v, k, n: all(i > n for i in v)),
+            ("{x} and {x}[0] == {x}[-1]", lambda v, k, n: bool(v) and v[0] == v[-1]),
+            ("len({x}) > 1 and {x}[0] < {x}[-1]", lambda v, k, n: len(v) > 1 and v[0] < v[-1]),
+            ("sum(item % 2 for item in {x}) > {n}", lambda v, k, n: sum(i % 2 for i in v) > n)),
     "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
             ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
             ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
             ("sum({x}) < {s}", lambda v, k, n: sum(v) < n), ("{v} not in {x}", lambda v, k, n: n not in v),
             ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
-            ("{x} and min({x}) < {v}", lambda v, k, n: bool(v) and min(v) < n)),
+            ("{x} and min({x}) < {v}", lambda v, k, n: bool(v) and min(v) < n),
+            ("any(item < 0 for item in {x})", lambda v, k, n: any(i < 0 for i in v)),
+            ("all(item % 2 == 0 for item in {x})", lambda v, k, n: all(i % 2 == 0 for i in v)),
+            ("all(item > 0 for item in {x})", lambda v, k, n: all(i > 0 for i in v))),
     "dict": (("len({x}) > {n}", lambda v, k, n: len(v) > n),
              ("sum({x}.values()) % 2 == 0", lambda v, k, n: sum(v.values()) % 2 == 0),
              ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
              ("max({x}.values(), default=0) > {s}", lambda v, k, n: max(v.values(), default=0) > n),
              ("{v} not in {x}", lambda v, k, n: n not in v), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
              ("sum({x}.values()) > {s}", lambda v, k, n: sum(v.values()) > n),
-             ("{x} and min({x}.values()) < {s}", lambda v, k, n: bool(v) and min(v.values()) < n)),
+             ("{x} and min({x}.values()) < {s}", lambda v, k, n: bool(v) and min(v.values()) < n),
+             ("{x}.get({v}, 0) > {limit}", lambda v, k, n: v.get(n, 0) > k),
+             ("any(count > {s} for count in {x}.values())", lambda v, k, n: any(c > n for c in v.values())),
+             ("all(count > 0 for count in {x}.values())", lambda v, k, n: all(c > 0 for c in v.values())),
+             ("{v} in {x} and {x}[{v}] > {limit}", lambda v, k, n: n in v and v[n] > k),
+             ("sorted({x}) == list({x})", lambda v, k, n: sorted(v) == list(v)),
+             ("any(key.startswith('a') for key in {x})", lambda v, k, n: any(str(c).startswith("a") for c in v))),
     "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
             ("{x} < 'm'", lambda v, k, n: v < "m"), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
             ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou"), ("' ' in {x}", lambda v, k, n: " " in v),
             ("{v} in {x}", lambda v, k, n: n in v), ("{x}.isalpha()", lambda v, k, n: v.isalpha()),
             ("{x}[:1].isupper()", lambda v, k, n: v[:1].isupper()),
             ("{x}.startswith({v})", lambda v, k, n: v.startswith(n)), ("{x}.endswith({v})", lambda v, k, n: v.endswith(n)),
-            ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{x}.strip() != {x}", lambda v, k, n: v.strip() != v)),
+            ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{x}.strip() != {x}", lambda v, k, n: v.strip() != v),
+            ("{x} == {x}[::-1]", lambda v, k, n: v == v[::-1]), ("not {x}.isalnum()", lambda v, k, n: not v.isalnum()),
+            ("any(ch.isdigit() for ch in {x})", lambda v, k, n: any(c.isdigit() for c in v)),
+            ("{x}.count(' ') > 1", lambda v, k, n: v.count(" ") > 1),
+            ("len({x}.split()) > {n}", lambda v, k, n: len(v.split()) > n), ("{x}.lower() != {x}", lambda v, k, n: v.lower() != v)),
     "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0),
             ("{x} < {limit}", lambda v, k, n: v < k), ("{x} > {n}", lambda v, k, n: v > n),
             ("{x} % 3 == 0", lambda v, k, n: v % 3 == 0), ("{x} < {n}", lambda v, k, n: v < n),
             ("abs({x}) > {n}", lambda v, k, n: abs(v) > n), ("{x} % 2", lambda v, k, n: v % 2 != 0),
-            ("0 < {x} < {n}", lambda v, k, n: 0 < v < n)),
+            ("0 < {x} < {n}", lambda v, k, n: 0 < v < n), ("len(str({x})) > 1", lambda v, k, n: len(str(v)) > 1),
+            ("{x} != {limit}", lambda v, k, n: v != k)),
 }
 SAMPLES = 12  # inputs whole-input tests are chosen on: the teacher's, then type-directed ones
 MIN_ARM = (4, 2)  # of them, what each arm off the deepest path gets: wanted, at least
@@ -148,6 +183,8 @@ class Flow:
         self.sizes = self.acc_kind == "number" and target_type not in ("int", "float") and g.rng.random() < 0.3
         if self.sizes:
             self.acc_kind = "list"
+        if target_type == "bool" and not stmt_form and g.rng.random() < 0.4:
+            self.acc_kind = "number"  # how many times the check holds, not the list of answers
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
         self.helper_sig: tuple[list[str], str] | None = None  # (param names, result type)
         self.limit: str | None = None
@@ -260,8 +297,10 @@ class Flow:
             self.scope.append(Var(work, self.t, "work"))
         if self.acc_kind == "work":
             self.acc = g.fresh()
-            copy = {"list": "list", "set": "set", "dict": "dict"}[self.t]
-            self.line(f"{self.acc} = {copy}({self.param.name})")
+            n = self.param.name
+            copy = f"{self.t}({n})" if g.rng.random() < 0.6 else \
+                {"list": f"[*{n}]", "set": f"{{*{n}}}", "dict": f"{{**{n}}}"}[self.t]  # a copy by unpacking
+            self.line(f"{self.acc} = {copy}")
             self.scope.append(Var(self.acc, self.t, "work"))
             return
         self.acc = g.fresh()
@@ -296,8 +335,9 @@ class Flow:
                 key = expr if rtype == "str" else f"str({expr})"
                 self.line(f"{acc}[{key}] = {acc}.get({key}, 0) + 1")
 
-    def feed_element(self, var: Var, alternative: bool = False) -> None:
-        """A plain use of the current element: the block's own contribution."""
+    def feed_element(self, var: Var, alternative: bool = False, reads: bool = False) -> None:
+        """A plain use of the current element: the block's own contribution (`reads`: it
+        must read the element, which nothing else in its loop reads)."""
         x, g = var.name, self.g
         if self.acc_kind == "number":
             size = x if var.type in ("int", "float") else \
@@ -305,22 +345,46 @@ class Flow:
             if not alternative:
                 self.line(f"{self.acc} += {size}")
             else:  # the other arm takes the item another way: subtracts it, counts it, squares it
-                self.line(g.choice((f"{self.acc} -= {size}", f"{self.acc} -= {size}", f"{self.acc} += 1",
-                                    f"{self.acc} += {x} * {x}" if var.type == "int" else f"{self.acc} -= {size}")))
+                whole = var.type == "int"
+                acc = self.acc
+                ways = (f"{acc} -= {size}", f"{acc} -= {size}", f"{acc} += 1",
+                        f"{acc} += {x} * {x}" if whole else f"{acc} -= {size}",
+                        f"{acc} += {x} ** 2" if whole else f"{acc} += {size} // 2",
+                        f"{acc} += 1 if {x} % 2 else -1" if whole else f"{acc} -= 1",
+                        f"{acc} += abs({x})" if var.type in ("int", "float") else f"{acc} -= 1")
+                self.line(g.choice([w for w in ways if not reads or re.search(rf"\b{x}\b", w)]))
         elif self.acc_kind == "parts":
             if var.type == "str":
+                word = var.kind == "word"
                 other = f"{x} * 2" if var.kind == "numeral" else g.choice((
-                    f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if var.kind == "word" else f"{x} * 2",
-                    f"{x}[::-1]" if var.kind == "word" else f"{x}.lower()"))
+                    f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if word else f"{x} * 2",
+                    f"{x}[::-1]" if word else f"{x}.lower()", f"{x}.title()" if word else f"{x}.swapcase()",
+                    f"{x}[:3]" if word else f"{x}.upper()"))
                 self.feed(other if alternative else x, "str")
             else:
                 self.feed(f"{x} * 2" if alternative else x, var.type)
         elif self.acc_kind == "work":
             self.feed(x, var.type)
         elif alternative and var.type in ("int", "float"):
-            self.feed(g.choice((f"-{x}", f"-{x}", f"{x} * 2")), var.type)
+            self.feed(g.choice((f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})",
+                                f"{x} ** 2" if var.type == "int" else f"round({x})")), var.type)
         else:
             self.feed(x, var.type)
+
+    def pair_feed(self, a: Var, b: Var) -> None:
+        """Two items of one turn (a key and its count, the two ends) fed together: a pair
+        in a list, a labelled part of a text, or one sum of their sizes."""
+        acc, x, y = self.acc, a.name, b.name
+        if self.acc_kind == "list":
+            self.line(f"{acc}.append(({x}, {y}))")
+        elif self.acc_kind == "parts":
+            sep = self.g.choice(("=", ":", "-", " "))
+            self.feed(f"f'{{{x}}}{sep}{{{y}}}'", "str")
+        else:
+            def size(v: Var) -> str:
+                return v.name if v.type in ("int", "float") else f"len({v.name})"
+            op = "*" if a.type == b.type == "int" and self.g.rng.random() < 0.4 else "+"
+            self.line(f"{acc} += {size(a)} {op} {size(b)}")
 
     def target_feed(self, nest: int) -> None:
         if self.helper is not None:
@@ -350,6 +414,9 @@ class Flow:
         call = f"{name}({', '.join(args)})"
         if self.stmt_form:
             self.line(f"{self.acc} = {call}")
+        elif self.acc_kind == "list" and not self.sizes and rtype in ("list", "list_str", "pairs", "tuple") \
+                and self.g.rng.random() < 0.5:
+            self.line(f"{self.acc}.extend({call})")  # the helper's findings join the result one by one
         else:
             self.feed(call, rtype)
 
@@ -594,6 +661,10 @@ class Flow:
             if src.name not in self.walked_words and roll < 0.45:
                 self.walked_words.add(src.name)
                 w = g.fresh("elem:str")
+                if g.rng.random() < 0.3:  # the shortest words first
+                    by_len = lambda v: sorted(str.split(v), key=len)  # noqa: E731
+                    return f"sorted({n}.split(), key=len)", [Var(w, "str", "word", _safe_list(by_len, value),
+                                                                 self.spread(by_len))], []
                 return f"{n}.split()", [Var(w, "str", "word", _safe_list(str.split, value),
                                             self.spread(str.split))], []
             ch = g.fresh("elem:str")
@@ -605,11 +676,14 @@ class Flow:
                                            Var(ch, "str", "char", chars, self.spread(list))], []
             if roll < 0.7:
                 return f"reversed({n})", [Var(ch, "str", "char", chars[::-1], self.spread(list))], []
+            if roll < 0.8:  # each letter once, in order
+                return f"sorted(set({n}))", [Var(ch, "str", "char", sorted(set(chars)),
+                                                 self.spread(lambda v: sorted(set(v))))], []
             return n, [Var(ch, "str", "char", chars, self.spread(list))], []
         if src.type in ("list", "tuple", "flist"):
             elem = ELEMENT[src.type]
             items = list(value or [])
-            if roll < 0.2:
+            if roll < 0.1:
                 i, x = g.fresh("elem:index"), g.fresh(f"elem:{elem}")
                 return (f"range(len({n}))",
                         [Var(i, "int", "index", list(range(len(items)))),
@@ -619,7 +693,7 @@ class Flow:
                 step = self.named(("gap", "step", "delta", "change", "diff", "rise"))
                 steps = self.spread(lambda v: [b - a for a, b in zip(v, v[1:])])
                 here = [b - a for a, b in zip(items, items[1:])]
-                if g.rng.random() < 0.5:
+                if g.rng.random() < 0.7:
                     a, b = self.named_pair()
                     return (f"zip({n}, {n}[1:])",
                             [Var(a, elem, "bound"), Var(b, elem, "bound"), Var(step, elem, "value", here, steps)],
@@ -631,7 +705,8 @@ class Flow:
             if roll < 0.44:  # the position of each item too
                 i = g.fresh("elem:index")
                 start = g.choice((0, 0, 1))
-                return (f"enumerate({n}, 1)" if start else f"enumerate({n})",
+                counted = f"enumerate({n}, start=1)" if g.rng.random() < 0.5 else f"enumerate({n}, 1)"
+                return (counted if start else f"enumerate({n})",
                         [Var(i, "int", "pos", [j + start for j in range(len(items))],
                              self.spread(lambda v: range(start, len(v) + start))),
                          Var(x, elem, "value", items, self.spread(list))], [])
@@ -639,7 +714,11 @@ class Flow:
                 walk, order = g.choice(((f"reversed({n})", lambda v: list(v)[::-1]),
                                         (f"sorted({n})", sorted),
                                         (f"sorted({n}, reverse=True)", lambda v: sorted(v, reverse=True)),
-                                        (f"{n}[1:]", lambda v: list(v)[1:])))
+                                        (f"{n}[1:]", lambda v: list(v)[1:]),
+                                        (f"{n}[::2]", lambda v: list(v)[::2]),  # every other item
+                                        (f"{n}[::-1]", lambda v: list(v)[::-1]),
+                                        (f"sorted(set({n}))", lambda v: sorted(set(v))),  # each value once
+                                        (f"sorted({n}, key=abs)", lambda v: sorted(v, key=abs))))
                 return walk, [Var(x, elem, "value", _safe_list(order, items), self.spread(order))], []
             return n, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
@@ -655,11 +734,19 @@ class Flow:
                      Var(v, "int", "value", list(d.values()), self.spread(lambda e: e.values()))]
             if again:
                 return f"list({n}.items())[:3]", elems, []
-            if roll < 0.3:  # the keys, each value looked up
+            if roll < 0.2:  # the keys, each value looked up
                 return n, elems, [f"{v} = {n}[{k}]"]
+            if roll < 0.32:  # the keys from the smallest value up
+                ranked = sorted(d, key=d.get)
+                elems[0].sample, elems[1].sample = ranked, [d[key] for key in ranked]
+                return f"sorted({n}, key={n}.get)", elems, [f"{v} = {n}[{k}]"]
             if roll < 0.45:
                 elems[0].sample, elems[1].sample = sorted(d), [d[key] for key in sorted(d)]
                 return f"sorted({n}.items())", elems, []
+            if roll < 0.55:  # the entries by value, largest first
+                ranked = sorted(d.items(), key=lambda kv: kv[1], reverse=True)
+                elems[0].sample, elems[1].sample = [kv[0] for kv in ranked], [kv[1] for kv in ranked]
+                return f"sorted({n}.items(), key=lambda kv: kv[1], reverse=True)", elems, []
             return f"{n}.items()", elems, []
         n = src.name  # a number: walk up to it
         i = g.fresh("elem:index")
@@ -667,6 +754,9 @@ class Flow:
         top = int(value) % cap + 1 if src.type == "float" and value is not None else min(value or 0, cap)
         self.walked.add(n)
         span = (lambda v: range(int(v) % cap + 1)) if src.type == "float" else (lambda v: range(min(v, cap)))
+        if src.type == "int" and roll < 0.35:  # counting from one
+            return f"range(1, min({n}, {cap}) + 1)", \
+                [Var(i, "int", "value", list(range(1, int(top) + 1)), self.spread(lambda v: range(1, min(v, cap) + 1)))], []
         return f"range(int({n}) % {cap} + 1)" if src.type == "float" else f"range(min({n}, {cap}))", \
             [Var(i, "int", "value", list(range(int(top))), self.spread(span))], []
 
@@ -677,10 +767,10 @@ class Flow:
         self.g.used.add(name)
         return name
 
-    def named_pair(self) -> tuple[str, str]:
-        """Names for an item and the one after it."""
-        pairs = [(a, b) for a, b in (("prev", "cur"), ("a", "b"), ("left", "right"), ("before", "after"))
-                 if a not in self.g.used and b not in self.g.used]
+    def named_pair(self, options: tuple[tuple[str, str], ...] = (("prev", "cur"), ("a", "b"), ("left", "right"),
+                                                                 ("before", "after"))) -> tuple[str, str]:
+        """Names for an item and the one after it (or another pair from `options`)."""
+        pairs = [(a, b) for a, b in options if a not in self.g.used and b not in self.g.used]
         if not pairs:
             return self.g.fresh(), self.g.fresh()
         a, b = self.g.choice(pairs)
@@ -780,6 +870,13 @@ class Flow:
                 elems[0].sample = [v + 1 for v in elems[0].sample]
                 elems[0].wide = [v + 1 for v in elems[0].wide]
                 step = f"{i} -= 1"
+            elif roll < 0.6:  # halving down to nothing
+                self.line(f"{i} = {bound}")
+                self.line(f"while {i} > 0:")
+                cut = (lambda v: int(v) % cap) if src.type == "float" else (lambda v: min(v, cap))
+                elems[0].sample = _halves(cut(value) if value is not None else 0)
+                elems[0].wide = self.spread(lambda v: _halves(cut(v)))
+                step = f"{i} //= 2"
             else:
                 self.line(f"{i} = 0")
                 self.line(f"while {i} < {bound}:")
@@ -817,8 +914,11 @@ class Flow:
             self.level_body(rest, elems)
             self.indent -= 1
             return
+        if window is None and src is self.param and roll < 0.55 and src.type in ("list", "tuple", "flist", "str"):
+            self.two_ends(walk, elem, kind, items, rest)
+            return
         i = g.fresh("elem:index")
-        back = roll < 0.55
+        back = roll < 0.7
         if back:  # from the end
             self.line(f"{i} = len({walk}) - 1")
             self.line(f"while {i} >= 0:")
@@ -831,6 +931,31 @@ class Flow:
         self.scope += elems
         self.level_body(rest, elems)
         self.line(f"{i} -= 1" if back else f"{i} += 1")
+        self.indent -= 1
+
+    def two_ends(self, walk: str, elem: str, kind: str, items: list, rest: tuple[str, ...]) -> None:
+        """Two pointers closing in from both ends: an item from the front and its mirror from
+        the back each turn (the middle item of an odd length is left out, as `lo < hi` does)."""
+        g = self.g
+        lo, hi = self.named_pair((("lo", "hi"), ("left", "right"), ("i", "j"), ("start", "end")))
+        a, b = g.fresh(f"elem:{elem}"), g.fresh(f"elem:{elem}")
+
+        def halves(v: Any) -> tuple[list, list]:
+            v = list(v)
+            return v[:len(v) // 2], v[::-1][:len(v) // 2]
+
+        wide = [halves(self.values_of(self.param.name)[i]) for i in self.live]
+        self.line(f"{lo}, {hi} = 0, len({walk}) - 1")
+        self.line(f"while {lo} < {hi}:")
+        self.indent += 1
+        self.line(f"{a}, {b} = {walk}[{lo}], {walk}[{hi}]")
+        front, back = halves(items)
+        elems = [Var(a, elem, kind, front, [y for f, _ in wide for y in f]),
+                 Var(b, elem, kind, back, [y for _, k in wide for y in k])]
+        self.scope += elems
+        self.level_body(rest, elems)
+        self.line(f"{lo} += 1")
+        self.line(f"{hi} -= 1")
         self.indent -= 1
 
     def if_block(self, rest: tuple[str, ...], chained: bool) -> None:
@@ -945,7 +1070,7 @@ class Flow:
             self.line(text)
         for var in elems:
             if var.kind not in ("index", "bound"):
-                self.feed_element(var)
+                self.feed_element(var, alternative=g.rng.random() < 0.4, reads=True)  # its own take on the items
         self.indent -= 1
         self.scope, g.pool, self.walked, self.walked_words = saved
 
@@ -975,6 +1100,8 @@ class Flow:
                 self.line(f"{self.acc}.append(({i}, {x}))")
             else:
                 self.line(f"{self.acc} += {i} * {x}")
+        elif len(unused) == 2 and self.acc_kind in ("number", "list", "parts") and g.rng.random() < 0.6:
+            self.pair_feed(*unused)  # both items of a turn in one entry
         else:
             for var in unused:
                 self.feed_element(var)
@@ -1002,6 +1129,15 @@ def _safe_list(fn: Callable[[Any], list], value: Any) -> list:
 
 def _digits(values: list) -> list[int]:
     return [int(c) for v in values if isinstance(v, int) and v for c in str(abs(v))]
+
+
+def _halves(n: Any) -> list[int]:
+    """The values `while i > 0: ... i //= 2` gives `i` from `n` down."""
+    out, n = [], int(n) if isinstance(n, (int, float)) else 0
+    while n > 0:
+        out.append(n)
+        n //= 2
+    return out
 
 
 def _flat(values: Any) -> list:
@@ -1092,4 +1228,5 @@ def _orders(n: str) -> dict[str, Callable[[Any], list]]:
     """The walks over `n` whose items come in a known order: header text -> the items."""
     return {n: list, f"reversed({n})": lambda v: list(v)[::-1], f"sorted({n})": sorted,
             f"sorted({n}, reverse=True)": lambda v: sorted(v, reverse=True), f"{n}[1:]": lambda v: list(v)[1:],
-            f"enumerate({n})": list, f"enumerate({n}, 1)": list}
+            f"enumerate({n})": list, f"enumerate({n}, 1)": list, f"enumerate({n}, start=1)": list,
+            f"{n}[::2]": lambda v: list(v)[::2], f"{n}[::-1]": lambda v: list(v)[::-1]}

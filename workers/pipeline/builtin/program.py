@@ -92,27 +92,60 @@ def _probe(form, allow_calls: bool) -> Piece:  # noqa: ANN001
 def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
             nest: int) -> tuple[list[str], str, list[str], tuple[list[str], str]]:
     """A helper doing the sub-task the target names: its own parameters only. Some report
-    the size of what they build (the caller then takes a number). No parameter has a
+    the size of what they build (the caller then takes a number), a str helper may do it
+    word by word or letter by letter in one comprehension (`_per_item`). No parameter has a
     default: the parsing rules reject them (`default_args`), so the generator never writes
     one; a literal argument may be passed by name instead."""
     name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
     g.used.add(name)
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
     r = hg.param("float" if subject == "flist" else subject)
-    hg.avoid = {r}
-    piece = form(hg, r, nest)
+    each = subject == "str" and rng.random() < 0.5  # the sub-task word by word (or letter by letter)
+    words = f"{r}.split()" if rng.random() < 0.65 else r
+    item = r
+    if each:
+        free = [n for n in (("word", "part", "token", "piece") if words != r else ("ch", "letter", "c"))
+                if n not in g.used]
+        item = rng.choice(free) if free else hg.fresh("elem:str")
+        g.used.add(item)
+    hg.avoid = {item}
+    piece = form(hg, item, nest)
+    if each and (piece.pre or piece.stmt):  # statements do not fit a comprehension: the whole text
+        each = False
+        piece = Piece(re.sub(rf"\b{item}\b", r, piece.expr), piece.rtype,
+                      [re.sub(rf"\b{item}\b", r, line) for line in piece.pre], piece.stmt)
     body = [f"    {line}" for line in piece.pre]
     rtype = piece.rtype
-    if piece.stmt:
+    if each:
+        line, rtype = _per_item(rng, piece.expr, rtype, item, words)
+        body += [f"    return {line}"]
+    elif piece.stmt:
         body += [f"    {piece.expr}", f"    return {r}"]
     elif rtype not in ("int", "float", "bool") and rng.random() < 0.4:
-        body += [f"    return len({piece.expr})"]
+        # an empty input has nothing to measure: some helpers say so first
+        guard = rng.random() < 0.3
+        body += [f"    return len({piece.expr}) if {r} else 0" if guard else f"    return len({piece.expr})"]
         rtype = "int"
+    elif rtype == "float" and rng.random() < 0.3:
+        body += [f"    return round({piece.expr}, 2)"]  # a price or rate, to the cent
     else:
         body += [f"    return {piece.expr}"]
     head = f"def {name}({', '.join(q.name for q in hg.params)}):"
     sig = ([q.name for q in hg.params], rtype)
     return [head, *body], name, [q.type for q in hg.params], sig
+
+
+def _per_item(rng: random.Random, expr: str, rtype: str, item: str, words: str) -> tuple[str, str]:
+    """A helper's result built from the target's use on each item of `words`: the parts
+    joined, whether any (all) holds, their total, else the list of them."""
+    each = f"{expr} for {item} in {words}"
+    if rtype == "str":
+        return f"{rng.choice((' ', '', '-', ', '))!r}.join({each})", "str"
+    if rtype == "bool":
+        return f"{rng.choice(('any', 'all'))}({each})", "bool"
+    if rtype in ("int", "float"):
+        return f"sum({each})", rtype
+    return f"[{each}]", "list"
 
 
 _COMBINE = {

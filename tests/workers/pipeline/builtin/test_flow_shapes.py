@@ -50,3 +50,56 @@ def test_a_seen_set_is_written_only_with_its_membership_test() -> None:
         args = [ast.literal_eval(q.literal) for q in flow.g.params]
         namespace["f"](*args)  # runs on the teacher's input
     assert written >= 3
+
+
+def _draw_while(seed: int, literal: str) -> tuple[Flow, str]:
+    g = Ctx(random.Random(seed), True)
+    name = g.param("list")
+    g.params[-1].literal = literal
+    flow = Flow(g, form_for(CATALOG.get("list", "count")), "list",
+                Var(name, "list", "value", [ast.literal_eval(literal)]), False, "int")
+    flow.start_acc()
+    flow.block(("while", "if"))
+    code = "\n".join([f"def f({', '.join(q.name for q in g.params)}):", *flow.lines,
+                      f"    return {flow.finish()}"])
+    return flow, code
+
+
+def test_two_pointers_pair_each_item_with_its_mirror() -> None:
+    """`lo, hi = 0, len(xs) - 1` / `while lo < hi:` reads xs[lo] and xs[hi], then moves
+    both ends in; it runs on the teacher's input."""
+    written = 0
+    for seed in range(200):
+        flow, code = _draw_while(seed, "[3, 8, 1, 6, 4, 9]")
+        head = re.search(r"^    (\w+), (\w+) = 0, len\((\w+)\) - 1$", code, re.M)
+        if head is None:
+            continue
+        written += 1
+        lo, hi, xs = head.groups()
+        assert f"    while {lo} < {hi}:" in code, code
+        assert re.search(rf"^        \w+, (\w+) = {xs}\[{lo}\], {xs}\[{hi}\]$", code, re.M), code
+        assert code.index(f"        {lo} += 1") < code.index(f"        {hi} -= 1"), code
+        namespace: dict = {}
+        exec(compile(code, "<flow>", "exec"), namespace)  # noqa: S102 - the generator's own code
+        namespace["f"](*[ast.literal_eval(q.literal) for q in flow.g.params])
+    assert written >= 10
+
+
+def test_a_fed_item_is_read_when_the_feed_must_read_it() -> None:
+    """An off-path walk reads its item only in its feed: the other ways of taking it then
+    exclude the counts (`acc += 1`) that would leave the loop variable unread."""
+    for seed in range(60):
+        g = Ctx(random.Random(seed), True)
+        name = g.param("list")
+        flow = Flow(g, form_for(CATALOG.get("list", "count")), "list",
+                    Var(name, "list", "value", [[3, 1, 4]]), False, "int")
+        flow.start_acc()
+        flow.feed_element(Var("item", "int", "value", [3, 1, 4]), alternative=True, reads=True)
+        assert re.search(r"\bitem\b", flow.lines[-1]), flow.lines
+
+
+def test_halves_are_the_values_a_halving_loop_visits() -> None:
+    from workers.pipeline.builtin.flow import _halves
+    assert _halves(10) == [10, 5, 2, 1]
+    assert _halves(1) == [1]
+    assert _halves(0) == [] and _halves(None) == []

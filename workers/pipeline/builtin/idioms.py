@@ -63,7 +63,8 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
     "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
              "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
-             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]"),
+             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]",
+                       "{xs}.index(max({xs})) < len({xs}) // 2"),
              "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
 }
 _TOP_COND = {  # element tests against the whole input ({top}: the data the program walks)
@@ -545,7 +546,9 @@ class _Program:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
                 sep = rng.choice(("", "','", "' '"))
-                w.line(f"for {x} in {env.xs}.split({sep}):")
+                # the words of a text, compared without case where calls are allowed
+                words = rng.choice((f"{env.xs}.split({sep})",) * 2 + self.methods(f"{env.xs}.lower().split({sep})"))
+                w.line(f"for {x} in {words}:")
                 sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             else:
                 self.walk(rest, env)
@@ -730,7 +733,7 @@ class _Program:
             todo = w.name(("pending", "queue", "todo"))
             x = w.name(_ELEM_NAMES["word"])
             words = rng.choice((f"{env.xs}.split()", f"{env.xs}.split()", f"sorted({env.xs}.split())",
-                                f"{env.xs}.split()[::-1]"))
+                                f"{env.xs}.split()[::-1]") + self.methods(f"{env.xs}.lower().split()"))
             w.line(f"{todo} = {words}")
             w.line(f"while {todo}:")
             w.indent += 1

@@ -59,7 +59,7 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
               "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0")},
     "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a7}"),
              "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]", "{v} not in {x}",
-                         "{x}.endswith({e})", "{x}.startswith({b})", "{x}.find({v}) > 1")},
+                         "{x}.endswith({e})")},
     "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
              "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
@@ -247,6 +247,7 @@ class _Program:
         w = self.w
         entry = w.name(self.use.names or entry_names)
         data = w.param(_DATA_NAMES[self.kind], _literal(self.rng, self.kind))
+        self.data_lit = w.params[-1][1]
         env = Env(data, self.kind)
         helper_lines: list[str] = []
         if self.knobs.call_chain:
@@ -275,6 +276,7 @@ class _Program:
 
     helper_call = None
     shift = 0
+    data_lit = ""
 
     def helper(self, env: Env) -> list[str] | None:
         """The use as a function of its own: its free names become its parameters."""
@@ -545,7 +547,8 @@ class _Program:
         if env.x is None:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
-                sep = rng.choice(("", "','", "' '"))
+                # a text is split where its words part (a comma or spaces)
+                sep = rng.choice(("", "','") if "," in self.data_lit else ("", "' '"))
                 # the words of a text, compared without case where calls are allowed
                 words = rng.choice((f"{env.xs}.split({sep})",) * 2 + self.methods(f"{env.xs}.lower().split({sep})"))
                 w.line(f"for {x} in {words}:")
@@ -570,7 +573,7 @@ class _Program:
             i, xs = env.i, env.xs
             window = rng.choice((f"{xs}[{i} + 1:{i} + 3]", f"{xs}[max(0, {i} - 2):{i}]", f"{xs}[:{i}]",
                                  f"{xs}[{i} + 1:{i} + {self.span}]", f"reversed({xs}[max(0, {i} - 2):{i}])",
-                                 f"{xs}[{i} + 1:]"))
+                                 f"{xs}[{i} + 1:]") + self.methods(f"itertools.islice({xs}, {i} + 1, {i} + {self.span})"))
             w.line(f"for {y} in {window}:")
             sub = replace(env, x=y, x_kind="float" if env.kind == "prices" else "int", i=None,
                           loop_depth=env.loop_depth + 1)
@@ -740,12 +743,14 @@ class _Program:
             w.line(f"{x} = {todo}.{rng.choice(('pop()', 'pop()', 'pop(0)'))}")
             self.inner(rest, replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1))
             w.indent -= 1
-        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.2:  # the next few, as a work list
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.35:  # the next few, as a work list
             todo, y = w.name(("ahead", "upcoming", "rest_")), w.name(("other", "later", "nxt"))
-            w.line(f"{todo} = {env.xs}[{env.i} + 1:{env.i} + {self.span}]")
+            queue = rng.random() < 0.4 and self.methods("collections.deque(")
+            window = f"{env.xs}[{env.i} + 1:{env.i} + {self.span}]"
+            w.line(f"{todo} = collections.deque({window})" if queue else f"{todo} = {window}")
             w.line(f"while {todo}:")
             w.indent += 1
-            w.line(f"{y} = {todo}.pop({rng.choice(('', '0'))})")
+            w.line(f"{y} = {todo}.popleft()" if queue else f"{y} = {todo}.pop({rng.choice(('', '0'))})")
             self.inner(rest, replace(env, x=y, i=None, loop_depth=env.loop_depth + 1))
             w.indent -= 1
         elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.3:

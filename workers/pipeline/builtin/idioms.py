@@ -547,10 +547,9 @@ class _Program:
         if env.x is None:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
-                # a text is split where its words part (a comma or spaces)
-                sep = rng.choice(("", "','") if "," in self.data_lit else ("", "' '"))
-                # the words of a text, compared without case where calls are allowed
-                words = rng.choice((f"{env.xs}.split({sep})",) * 2 + self.methods(f"{env.xs}.lower().split({sep})"))
+                # the words of a text (commas read as spaces: no empty word), compared without case
+                words = rng.choice((f"{env.xs}.split()",) * 2 + self.methods(
+                    f"{env.xs}.replace(',', ' ').split()" if "," in self.data_lit else f"{env.xs}.lower().split()"))
                 w.line(f"for {x} in {words}:")
                 sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             else:

@@ -63,16 +63,17 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
     "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
              "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
-             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]"),
+             "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]",
+                       "{xs}.index(max({xs})) < len({xs}) // 2"),
              "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
 }
 _TOP_COND = {  # element tests against the whole input ({top}: the data the program walks)
     "int": {"rel": ("{x} > {top}[0]", "{x} < {top}[-1]", "{x} * len({top}) > sum({top})", "{x} == max({top})",
-                    "{x} > min({top}) * 2", "{x} in {top}[:{a3}]")},
+                    "{x} > min({top}) * 2", "{x} in {top}[:{a3}]", "{top}.index({x}) < {a3}")},
     "float": {"rel": ("{x} > {top}[0]", "{x} * len({top}) > sum({top})", "{x} == min({top})",
-                      "{x} < max({top}) / 2")},
+                      "{x} < max({top}) / 2", "{top}.index({x}) < {a3}")},
     "word": {"rel": ("{x} > {top}[0]", "{x} != {top}[-1]", "len({x}) == len(max({top}, key=len))",
-                     "{x} in {top}[:{a3}]"),
+                     "{x} in {top}[:{a3}]", "{top}.index({x}) % 2 == 0", "{top}.index({x}) < {a3}"),
              "affix": ("{x}.startswith({b})", "{x}.endswith({e})", "{x}.endswith(('e', 'r'))",
                        "{x}.startswith(('a', 'o'))", "{x}.count({v}) == 1")},
 }
@@ -83,13 +84,16 @@ _PREV_COND = {  # element tests against the one before it
 }
 _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
     "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
-                       "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})"),
+                       "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})",
+                       "{xs}.index(max({xs})) > {xs}.index(min({xs}))"),
              "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0")},
     "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0", "max({xs}) - min({xs}) > {a10}",
                          "any(p > {a10} for p in {xs})")},
     "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})", "min({xs}) < 'b'",
-                        "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3")},
-    "text": {"total": ("',' in {xs}", "len({xs}.split()) > 2", "{xs}[0] in 'aeiou'", "len({xs}) > {a10} * 2")},
+                        "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3",
+                        "{xs}.index(min({xs})) < {a3}", "{xs}[0].startswith({b})")},
+    "text": {"total": ("',' in {xs}", "len({xs}.split()) > 2", "{xs}[0] in 'aeiou'", "len({xs}) > {a10} * 2",
+                       "{xs}.startswith({b})", "{xs}.count({v}) > 2")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}", "{acc} % 2 == 0", "{acc} + {size} > {n} * 3"),
              "best": ("{acc} < {size}",),
@@ -178,6 +182,9 @@ class _Program:
         self.knobs, self.rng, self.use = knobs, rng, use
         self.w = Writer(rng, knobs.other_methods)
         self.w.taken |= set(re.findall(r"[A-Za-z_]\w*", use.text))
+        # the target's own names: scaffolding never calls them (the static check counts its uses)
+        self.banned = {n for n in (entry.method.removesuffix("()"), entry.syntax.name.split(".")[-1])
+                       if n.isidentifier()}
         self.kind = rng.choice(use.kinds)
         # walks the data (not only the current element): give it an index in loops
         self.whole_data = "{xs}" in use.text or ("{w}" in use.text and self.kind == "text")
@@ -193,6 +200,14 @@ class _Program:
                      "s": repr(rng.choice(("a", "e", "o", ",", " ")))}
 
     # --- values ---------------------------------------------------------------------
+    def methods(self, *options: str) -> tuple[str, ...]:
+        """Scaffolding that calls methods or functions of its own (a word's .capitalize(),
+        itertools.pairwise): none where the level allows no other call, and none that
+        calls the target's name."""
+        if not self.w.allow_calls:
+            return ()
+        return tuple(o for o in options if not any(re.search(rf"\b{b}\(", o) for b in self.banned))
+
     def n(self) -> str:
         if self.limit is None:
             self.limit = self.w.param(_LIMIT_NAMES, str(self.rng.randint(4, 12)))
@@ -232,6 +247,7 @@ class _Program:
         w = self.w
         entry = w.name(self.use.names or entry_names)
         data = w.param(_DATA_NAMES[self.kind], _literal(self.rng, self.kind))
+        self.data_lit = w.params[-1][1]
         env = Env(data, self.kind)
         helper_lines: list[str] = []
         if self.knobs.call_chain:
@@ -243,8 +259,10 @@ class _Program:
         else:
             self.nested(env)
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
-        imports = [f"import {m}" for m in sorted(w.imports)]
         body = helper_lines + [head, *w.lines]
+        text = "\n".join(body)  # the modules the scaffolding kept (a loop header may have changed)
+        w.imports.update(m for m in _IMPORTABLE if re.search(rf"(?<![\w.]){m}\.", text))
+        imports = [f"import {m}" for m in sorted(w.imports)]
         code = "\n".join(imports + ([""] if imports else []) + body) + "\n"
         return code, entry, ", ".join(lit for _, lit in w.params)
 
@@ -258,6 +276,7 @@ class _Program:
 
     helper_call = None
     shift = 0
+    data_lit = ""
 
     def helper(self, env: Env) -> list[str] | None:
         """The use as a function of its own: its free names become its parameters."""
@@ -429,23 +448,30 @@ class _Program:
         """Values of the whole input in the use's result type (an arm the use is not in)."""
         rt, kind, calls = self.use.rtype, self.kind, self.w.allow_calls
         first = f"{xs}[0]" if kind != "text" else f"{xs}[:{self.span}]"
-        if rt == "int":
+        m = self.methods
+        if rt == "int":  # (where the largest item is, how often the first recurs, where a text's first space is)
             return (f"len({xs})", "0", "-1", f"len({xs}) // 2") + ((f"{xs}[0]", f"{xs}[-1]") if kind == "ints" else ()) \
-                + ((f"sum({xs})",) if calls and kind == "ints" else (f"{xs}.count(' ')",) if calls and kind == "text" else ())
+                + ((f"sum({xs})",) if calls and kind == "ints" else (f"{xs}.count(' ')",) if calls and kind == "text" else ()) \
+                + {"ints": m(f"{xs}.index(max({xs}))", f"{xs}.count({xs}[0])"), "text": m(f"{xs}.find(' ')"),
+                   "words": m(f"{xs}.index(min({xs}))", f"{xs}[0].count('a')")}.get(kind, ())
         if rt == "float":
             return ("0.0",) + ((f"{xs}[0]", f"{xs}[-1]") if kind in ("prices", "ints") else (f"float(len({xs}))",)) \
                 + ((f"max({xs})",) if calls and kind == "prices" else ())
         if rt == "str":
             return ("''",) + ((first, f"{xs}[-1]") if kind == "words" else (first,) if kind == "text"
-                              else (f"str({xs}[0])",)) + ((f"{xs}.upper()",) if calls and kind == "text" else ())
+                              else (f"str({xs}[0])",)) + ((f"{xs}.upper()",) if calls and kind == "text" else ()) \
+                + {"words": m(f"{xs}[0].capitalize()", f"' '.join({xs}[:2])"),
+                   "text": m(f"{xs}.title()", f"{xs}.split()[0]")}.get(kind, ())
         if rt == "bool":
             return ("False", f"len({xs}) > {self.rng.randint(3, 6)}") + \
-                ((f"{xs}[0] < {xs}[-1]",) if kind != "text" else (f"' ' in {xs}",))
+                ((f"{xs}[0] < {xs}[-1]",) if kind != "text" else (f"' ' in {xs}",)) \
+                + {"words": m(f"{xs}[0].endswith('e')"), "text": m(f"{xs}.startswith('a')")}.get(kind, ())
         if rt == "dict":
             return ("{}", f"{{len({xs}): {xs}[0]}}")
         if rt == "tuple":
             return ("()", f"({xs}[0], {xs}[-1])")
-        return ("[]", f"{xs}[:2]", f"{xs}[-1:]", f"[{xs}[0]]") if kind != "text" else ("[]", f"{xs}.split()", f"[{xs}]")
+        return ("[]", f"{xs}[:2]", f"{xs}[-1:]", f"[{xs}[0]]") + m(f"sorted({xs})[:2]") if kind != "text" \
+            else ("[]", f"{xs}.split()", f"[{xs}]") + m(f"{xs}.split(',')")
 
     def finish(self) -> str:
         """The result as the task reports it (the same at an early return)."""
@@ -468,22 +494,27 @@ class _Program:
         if self.acc_kind == "list":
             plain = (acc, f"{acc}[::-1]")
             ordered = (f"sorted({acc})", f"sorted({acc}, reverse=True)") if self.use.rtype in ("int", "float", "str") else ()
-            if self.use.rtype == "str":  # words rank by their length
+            if self.use.rtype == "str":  # words rank by their length, or by how often they recur
                 ordered += (f"sorted({acc}, key=len)", f"max({acc}, key=len, default='')")
-            elif self.use.rtype == "int":
+                ordered += self.methods(f"collections.Counter({acc}).most_common(1)")
+            elif self.use.rtype == "int":  # the most frequent value
                 ordered += (f"max({acc}, default=0)", f"sorted({acc}, key=abs)")
+                ordered += self.methods(f"collections.Counter({acc}).most_common(1)")
             return rng.choice(plain + ordered + (acc,))
         if self.acc_kind == "counts":
             return rng.choice((acc, f"sorted({acc}.items())", f"max({acc}.values(), default=0)",
                                f"sorted({acc}.items(), key=lambda kv: kv[1])", f"max({acc}, key={acc}.get, default=None)",
-                               f"sorted({acc}, key={acc}.get, reverse=True)"))
+                               f"sorted({acc}, key={acc}.get, reverse=True)")
+                              + self.methods(f"collections.Counter({acc}).most_common(2)",
+                                             f"max({acc}.items(), key=operator.itemgetter(1), default=None)"))
         if self.acc_kind == "set":
             if self.use.rtype in ("int", "str"):
                 return rng.choice((f"sorted({acc})", f"sorted({acc})", f"sorted({acc}, reverse=True)")
+                                  + (self.methods(f"', '.join(sorted({acc}))") if self.use.rtype == "str" else ())
                                   + ((f"max({acc}, default=0)", f"min({acc}, default=0)") if self.use.rtype == "int" else ()))
             return f"len({acc})"
         if self.acc_kind == "text":
-            return rng.choice((acc, acc, f"{acc}[::-1]", f"{acc}.upper()"))
+            return rng.choice((acc, acc, f"{acc}[::-1]", f"{acc}.upper()") + self.methods(f"{acc}.capitalize()"))
         if self.acc_kind == "number" and top:
             return rng.choice((acc, acc, acc, f"({acc}, len({top}))", f"abs({acc})"))
         if self.unset:  # no item set it
@@ -516,8 +547,10 @@ class _Program:
         if env.x is None:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
-                sep = rng.choice(("", "','", "' '"))
-                w.line(f"for {x} in {env.xs}.split({sep}):")
+                # the words of a text (commas read as spaces: no empty word), compared without case
+                words = rng.choice((f"{env.xs}.split()",) * 2 + self.methods(
+                    f"{env.xs}.replace(',', ' ').split()" if "," in self.data_lit else f"{env.xs}.lower().split()"))
+                w.line(f"for {x} in {words}:")
                 sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             else:
                 self.walk(rest, env)
@@ -539,7 +572,7 @@ class _Program:
             i, xs = env.i, env.xs
             window = rng.choice((f"{xs}[{i} + 1:{i} + 3]", f"{xs}[max(0, {i} - 2):{i}]", f"{xs}[:{i}]",
                                  f"{xs}[{i} + 1:{i} + {self.span}]", f"reversed({xs}[max(0, {i} - 2):{i}])",
-                                 f"{xs}[{i} + 1:]"))
+                                 f"{xs}[{i} + 1:]") + self.methods(f"itertools.islice({xs}, {i} + 1, {i} + {self.span})"))
             w.line(f"for {y} in {window}:")
             sub = replace(env, x=y, x_kind="float" if env.kind == "prices" else "int", i=None,
                           loop_depth=env.loop_depth + 1)
@@ -587,6 +620,8 @@ class _Program:
         prev = None
         header = f"for {x} in {xs}:"
         fetch = None
+        # neighbour pairs: itertools.pairwise where calls are allowed, else zip with the slice
+        pairs = (self.methods(f"itertools.pairwise({xs})") + (f"zip({xs}, {xs}[1:])",))[0]
         if style == "range":
             header, fetch = f"for {i} in range(len({xs})):", f"{x} = {xs}[{i}]"
         elif style == "back":
@@ -601,10 +636,10 @@ class _Program:
             header = f"for {i}, {x} in enumerate({xs}, {rng.choice(('1', 'start=1'))}):"
         elif style == "pairs1":  # the index of the later item of each neighbour pair
             prev = w.name(("before", "prev", "left"))
-            header = f"for {i}, ({prev}, {x}) in enumerate(zip({xs}, {xs}[1:]), 1):"
+            header = f"for {i}, ({prev}, {x}) in enumerate({pairs}, 1):"
         elif style == "pairs":
             prev = w.name(("before", "prev", "left"))
-            header = f"for {prev}, {x} in zip({xs}, {xs}[1:]):"
+            header = f"for {prev}, {x} in {pairs}:"
         elif style == "track":
             prev = w.name(("prev", "last", "before"))
         elif style == "slice":
@@ -644,7 +679,7 @@ class _Program:
             w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}[1:]:")
         if style == "pairs1":
             plain = {(True, True): header, (True, False): f"for {i}, {x} in enumerate({xs}[1:], 1):",
-                     (False, True): f"for {prev}, {x} in zip({xs}, {xs}[1:]):", (False, False): f"for {x} in {xs}[1:]:"}
+                     (False, True): f"for {prev}, {x} in {pairs}:", (False, False): f"for {x} in {xs}[1:]:"}
             w.lines[start] = w.lines[start].replace(header, plain[_mentions(body, i), _mentions(body, prev)])
 
     def while_block(self, rest: tuple[str, ...], env: Env) -> None:
@@ -682,7 +717,8 @@ class _Program:
                     w.line(f"{todo} = collections.deque({env.xs})")
                     take = rng.choice(("popleft()", "pop()"))
                 else:
-                    source = {"list": rng.choice((f"list({env.xs})", f"{env.xs}[:]", f"{env.xs}[::-1]")),
+                    source = {"list": rng.choice((f"list({env.xs})", f"{env.xs}[:]", f"{env.xs}[::-1]")
+                                                 + self.methods(f"{env.xs}.copy()", f"{env.xs}.copy()")),
                               "sorted": f"sorted({env.xs})"}[style]
                     w.line(f"{todo} = {source}")
                     take = rng.choice(("pop()", "pop(0)", "unpack"))
@@ -699,19 +735,21 @@ class _Program:
             todo = w.name(("pending", "queue", "todo"))
             x = w.name(_ELEM_NAMES["word"])
             words = rng.choice((f"{env.xs}.split()", f"{env.xs}.split()", f"sorted({env.xs}.split())",
-                                f"{env.xs}.split()[::-1]"))
+                                f"{env.xs}.split()[::-1]") + self.methods(f"{env.xs}.lower().split()"))
             w.line(f"{todo} = {words}")
             w.line(f"while {todo}:")
             w.indent += 1
             w.line(f"{x} = {todo}.{rng.choice(('pop()', 'pop()', 'pop(0)'))}")
             self.inner(rest, replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1))
             w.indent -= 1
-        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.2:  # the next few, as a work list
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.35:  # the next few, as a work list
             todo, y = w.name(("ahead", "upcoming", "rest_")), w.name(("other", "later", "nxt"))
-            w.line(f"{todo} = {env.xs}[{env.i} + 1:{env.i} + {self.span}]")
+            queue = rng.random() < 0.4 and self.methods("collections.deque(")
+            window = f"{env.xs}[{env.i} + 1:{env.i} + {self.span}]"
+            w.line(f"{todo} = collections.deque({window})" if queue else f"{todo} = {window}")
             w.line(f"while {todo}:")
             w.indent += 1
-            w.line(f"{y} = {todo}.pop({rng.choice(('', '0'))})")
+            w.line(f"{y} = {todo}.popleft()" if queue else f"{y} = {todo}.pop({rng.choice(('', '0'))})")
             self.inner(rest, replace(env, x=y, i=None, loop_depth=env.loop_depth + 1))
             w.indent -= 1
         elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.3:
@@ -799,7 +837,8 @@ class _Program:
         elif self.top_xs is not None and env.loop_depth and self.kind != "text":
             table.update(_TOP_COND.get(group, {}))
         options = [(f, t) for f, ts in table.items() if f not in families for t in ts
-                   if calls or not re.search(r"\b(?!len\()\w+\(|\.", t)]
+                   if (calls or not re.search(r"\b(?!len\()\w+\(|\.", t))
+                   and not any(re.search(rf"\b{b}\(", t) for b in self.banned)]
         if env.prev is not None and "prev" not in families and group in _PREV_COND:
             near = [("prev", t) for t in _PREV_COND[group] if t not in self.w.conds]
             if near and (self.rng.random() < 0.6 or not options):  # a loop that keeps the item before reads it
@@ -995,6 +1034,7 @@ class _Program:
             return
         size = x if xk in _NUMERIC else f"len({x})"
         a = self.rng.randint(2, 5)
+        vowel = repr(self.rng.choice("aeo"))
         i, p = env.i, env.prev
         gap = (f"{x} - {p}" if xk in _NUMERIC else f"len({x}) - len({p})") if p is not None else None
         if kind == "number":
@@ -1002,6 +1042,9 @@ class _Program:
                        else f"{acc} += {x} / {a}", f"{acc} += {size} * {a}", f"{acc} -= {size} % {a}")
             options += ((f"{acc} += {gap}", f"{acc} += abs({gap})") if gap else ()) + \
                 ((f"{acc} += {i} * {size}",) if i is not None else ())
+            # a word's letters counted, a price rounded down or up to whole units
+            options += (self.methods(f"{acc} += {x}.count({vowel})") if xk == "word" else
+                        self.methods(f"{acc} += math.floor({x})", f"{acc} += math.ceil({x})") if xk == "float" else ())
         elif kind == "best":
             options = (f"{acc} = max({acc}, {size})", f"{acc} = {size} if {size} > {acc} else {acc}") + \
                 ((f"{acc} = min({acc}, {size})",) if self.hoisted else ())  # (a best that starts at 0 only grows)
@@ -1017,26 +1060,32 @@ class _Program:
                 ((f"{acc}[{keys[-1]}] = {acc}.get({keys[-1]}, 0) + {size}",) if xk != "char" else ())
         elif kind == "set":  # items of the use's own type, so the set sorts
             if self.use.rtype == "str":
-                items = (x, f"{x}.upper()", f"{x}[:2]") if xk in ("word", "char") else (f"str({x})",)
+                items = ((x, f"{x}.upper()", f"{x}[:2]") + self.methods(f"{x}.capitalize()") if xk in ("word", "char")
+                         else (f"str({x})",) + self.methods(f"str({x}).zfill(3)"))
             elif self.use.rtype == "int":
                 items = (x, f"{x} % {a}", f"{x} // {a}") if xk in ("int", "digit") else (size,)
             else:
                 items = (size,)
             options = tuple(f"{acc}.add({o})" for o in items)
         elif kind == "text":
-            options = ((f"{acc} += {x}", f"{acc} += {x}.upper()") + ((f"{acc} += {x}[0]",) if xk == "word" else ())
+            options = ((f"{acc} += {x}", f"{acc} += {x}.upper()")
+                       + ((f"{acc} += {x}[0]",) + self.methods(f"{acc} += {x}.capitalize()") if xk == "word" else ())
                        if xk in ("word", "char") else (f"{acc} += str({x})", f"{acc} += str({x} % 10)"))
         elif kind == "parts":
             options = ((x, f"{x}.upper()", f"{x}[::-1]" if xk == "word" else f"{x} * {a}")
-                       + ((f"{x}.title()", f"{x}[:{a}]") if xk == "word" else ())
+                       + ((f"{x}.title()", f"{x}[:{a}]") + self.methods(f"{x}.capitalize()", f"{x}.replace({vowel}, '')")
+                          if xk == "word" else ())
                        if xk in ("word", "char")
-                       else (f"str({x})", f"str({x} * 2)", f"f'<{{{x}}}>'"))
+                       else (f"str({x})", f"str({x} * 2)", f"f'<{{{x}}}>'")
+                       + self.methods(f"str({x}).zfill(3)" if xk != "float" else f"str(round({x})).rjust(3)"))
             options += (f"f'{{{i}}}:{{{x}}}'",) if i is not None else ()
             options += (f"f'{{{p}}}-{{{x}}}'",) if p is not None and xk in ("word", "char") else ()
             options = tuple(f"{acc}.append({o})" for o in options)
         else:
-            options = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") if xk in _NUMERIC
-                       else (x, f"{x}.upper()", f"len({x})", f"{x}[:{a}]"))
+            options = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") + (self.methods(f"math.floor({x})") if xk == "float" else ())
+                       if xk in _NUMERIC
+                       else (x, f"{x}.upper()", f"len({x})", f"{x}[:{a}]")
+                       + self.methods(f"{x}.capitalize()", f"{x}.count({vowel})"))
             options += ((f"({i}, {x})",) if i is not None else ()) + ((gap, f"({p}, {x})") if gap else ())
             options = tuple(f"{acc}.append({o})" for o in options) + (f"{acc}.insert(0, {x})",)
         self.w.line(self.other_arm(options, v))
@@ -1051,6 +1100,7 @@ _RECV_ALT = {  # the other arms of a test: (on the current element, on the whole
     "map": ((), ()),
 }
 _MODULES = ("math", "bisect")
+_IMPORTABLE = ("math", "itertools", "collections", "operator", "statistics")
 _KEYS = {  # {key}: what a statement use groups the current element by
     "int": ("{x} % {k}", "{x} // {k}", "{x} % 10", "{x} // 10", "{x} % 2", "{x} // {k} * {k}"),
     "digit": ("{x} % {k}", "{x} % 2", "{x} // {k}"),

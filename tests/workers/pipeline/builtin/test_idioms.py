@@ -155,3 +155,28 @@ def test_a_best_so_far_that_starts_unset_is_only_compared_once_set() -> None:
             namespace: dict = {}
             exec(compile(code, "<idiom>", "exec"), namespace)  # noqa: S102 - our own draw
     assert unset >= 5, unset
+
+
+def test_scaffolding_methods_leave_out_the_target_and_calls_where_none_are_allowed() -> None:
+    from workers.pipeline.builtin.idioms import _Program
+
+    entry = CATALOG.get("str", "capitalize")
+    use = USES[("str", "capitalize")][0]
+    knobs = with_blueprint(LEVELS["C5"], random.Random(0))
+    program = _Program(entry, knobs, random.Random(0), use)
+    assert program.methods("word.capitalize()", "word.upper()", "itertools.pairwise(xs)") == \
+        ("word.upper()", "itertools.pairwise(xs)")
+    c1 = _Program(entry, with_blueprint(LEVELS["C1"], random.Random(0)), random.Random(0), use)
+    assert c1.methods("word.upper()") == ()
+
+
+@pytest.mark.parametrize("level", ["C4", "C5", "C6"])
+def test_every_module_the_scaffolding_calls_is_imported(level: str) -> None:
+    seen = Counter()
+    for (t, method) in USES:
+        for _, (code, _, _) in draws(t, method, level, 2):
+            for module in ("itertools", "collections", "math", "operator"):
+                if re.search(rf"(?<![\w.]){module}\.", code):
+                    seen[module] += 1
+                    assert f"import {module}\n" in code, code
+    assert seen["itertools"] and sum(seen.values()) > seen["itertools"]  # the scaffolding does reach for them

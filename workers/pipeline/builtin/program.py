@@ -337,6 +337,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
                     stmt_form and subject in WORKABLE, probe.rtype)
         flow.helper = helper
         flow.helper_sig = helper_sig
+        flow.banned = banned
         flow.nested = knobs.nested_calls
         flow.start_acc(needs_copy=bool(probe.pre) or entry.method in ("pop", "popitem", "setdefault"))
         flow.block(knobs.blueprint)

@@ -31,6 +31,7 @@ import math
 import random
 import re
 import statistics
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,7 +77,9 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
              ("{x}.isupper() or {x}.isdigit()", lambda v, k: v.isupper() or v.isdigit()),
              ("{x} in 'xyzq'", lambda v, k: v in "xyzq"), ("{x}.lower() in 'aeiou'", lambda v, k: v.lower() in "aeiou"),
              ("{x}.upper() in 'XYZQK'", lambda v, k: v.upper() in "XYZQK"),
-             ("{x}.isdigit() and int({x}) > 4", lambda v, k: v.isdigit() and int(v) > 4)),
+             ("{x}.isdigit() and int({x}) > 4", lambda v, k: v.isdigit() and int(v) > 4),
+             ("{x} in string.punctuation", lambda v, k: v in string.punctuation),
+             ("{x} in string.ascii_lowercase", lambda v, k: v in string.ascii_lowercase)),
     "word": (("len({x}) > 4", lambda v, k: len(v) > 4), ("{x}.isalpha()", lambda v, k: v.isalpha()),
              ("{x}[0] in 'aeiou'", lambda v, k: v[0] in "aeiou"),
              ("len({x}) % 2 == 0", lambda v, k: len(v) % 2 == 0),
@@ -273,7 +276,7 @@ class Flow:
             self.g.params.append(Param(self.limit, "int", self.limit_literal))
             self.g.remember(self.limit, "int")
             self.limit_added = True
-        self.g.imports.update(m for m in ("math", "statistics", "collections") if f"{m}." in text)
+        self.g.imports.update(m for m in ("math", "statistics", "collections", "string") if f"{m}." in text)
         return text
 
     # --- the sample ---------------------------------------------------------------------
@@ -379,7 +382,7 @@ class Flow:
                 f"ord({x})" if var.kind == "char" and g.rng.random() < 0.4 else f"len({x})"
             acc = self.acc
             if not alternative:
-                if var.kind == "word" and g.rng.random() < 0.3:  # a word's share: its count of a letter
+                if var.kind == "word" and g.rng.random() < 0.45:  # a word's share: its count of a letter
                     size = self.pick((f"{x}.count({g.choice('aeiost')!r})", size))
                 self.line(f"{acc} += {size}")
             else:  # the other arm takes the item another way: subtracts it, counts it, squares it
@@ -782,7 +785,11 @@ class Flow:
                                         (f"{n}[::2]", lambda v: list(v)[::2]),  # every other item
                                         (f"{n}[::-1]", lambda v: list(v)[::-1]),
                                         (f"sorted(set({n}))", lambda v: sorted(set(v))),  # each value once
-                                        (f"sorted({n}, key=abs)", lambda v: sorted(v, key=abs))))
+                                        (f"sorted({n}, key=abs)", lambda v: sorted(v, key=abs)),
+                                        (f"heapq.nsmallest(3, {n})", lambda v: sorted(v)[:3]),  # the few smallest
+                                        (f"heapq.nlargest(3, {n})", lambda v: sorted(v, reverse=True)[:3])))
+                if walk.startswith("heapq."):
+                    g.imports.add("heapq")
                 return walk, [Var(x, elem, "value", _safe_list(order, items), self.spread(order))], []
             return n, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
@@ -965,7 +972,7 @@ class Flow:
             self.spread(lambda v: list(v)[:3] if window is not None else v)
         if roll < 0.35 and window is None or window is not None and src.type in ("list", "flist") and roll < 0.5:
             # a work list, taken from the end or the front (a slice is a fresh list already)
-            front = g.rng.random() < 0.4
+            front = g.rng.random() < 0.5
             todo = walk
             queue = front and window is None and self.fits(".popleft()")  # taken from the front: a deque
             if window is None:

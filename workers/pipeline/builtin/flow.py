@@ -24,10 +24,14 @@ that only falls through an if, so the coverage-first choice takes it).
 from __future__ import annotations
 
 import ast
+import collections
 import copy
 import functools
+import math
 import random
 import re
+import statistics
+import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +60,10 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
               ("{x} > 0", lambda v, k: v > 0), ("round({x}) % 2 == 0", lambda v, k: round(v) % 2 == 0),
               ("0 < {x} < {limit}", lambda v, k: 0 < v < k), ("{x} != int({x})", lambda v, k: v != int(v)),
               ("abs({x}) < 1", lambda v, k: abs(v) < 1), ("{x} * 2 > {limit}", lambda v, k: v * 2 > k),
-              ("int({x}) % 2 == 0", lambda v, k: int(v) % 2 == 0), ("{x} % 1 >= 0.5", lambda v, k: v % 1 >= 0.5)),
+              ("int({x}) % 2 == 0", lambda v, k: int(v) % 2 == 0), ("{x} % 1 >= 0.5", lambda v, k: v % 1 >= 0.5),
+              ("{x}.is_integer()", lambda v, k: v.is_integer()), ("not {x}.is_integer()", lambda v, k: not v.is_integer()),
+              ("math.floor({x}) > {limit}", lambda v, k: math.floor(v) > k),
+              ("math.ceil({x}) % 2 == 0", lambda v, k: math.ceil(v) % 2 == 0)),
     "numeral": (("{x} in '13579'", lambda v, k: v in "13579"), ("{x} > '4'", lambda v, k: v > "4"),
                 ("{x} == '0'", lambda v, k: v == "0"), ("{x} < '3'", lambda v, k: v < "3"),
                 ("{x} not in '02468'", lambda v, k: v not in "02468"), ("int({x}) > 4", lambda v, k: int(v) > 4)),  # of str(n)
@@ -68,7 +75,11 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
              ("{x} not in 'aeiou'", lambda v, k: v not in "aeiou"), ("{x}.isalnum()", lambda v, k: v.isalnum()),
              ("not {x}.isalpha()", lambda v, k: not v.isalpha()), ("'a' <= {x} <= 'f'", lambda v, k: "a" <= v <= "f"),
              ("{x}.isupper() or {x}.isdigit()", lambda v, k: v.isupper() or v.isdigit()),
-             ("{x} in 'xyzq'", lambda v, k: v in "xyzq")),
+             ("{x} in 'xyzq'", lambda v, k: v in "xyzq"), ("{x}.lower() in 'aeiou'", lambda v, k: v.lower() in "aeiou"),
+             ("{x}.upper() in 'XYZQK'", lambda v, k: v.upper() in "XYZQK"),
+             ("{x}.isdigit() and int({x}) > 4", lambda v, k: v.isdigit() and int(v) > 4),
+             ("{x} in string.punctuation", lambda v, k: v in string.punctuation),
+             ("{x} in string.ascii_lowercase", lambda v, k: v in string.ascii_lowercase)),
     "word": (("len({x}) > 4", lambda v, k: len(v) > 4), ("{x}.isalpha()", lambda v, k: v.isalpha()),
              ("{x}[0] in 'aeiou'", lambda v, k: v[0] in "aeiou"),
              ("len({x}) % 2 == 0", lambda v, k: len(v) % 2 == 0),
@@ -78,7 +89,11 @@ _CONDITIONS: dict[str, tuple[Cond, ...]] = {  # on the current element x (limit:
              ("len(set({x})) < len({x})", lambda v, k: len(set(v)) < len(v)),
              ("not {x}.isalpha()", lambda v, k: not v.isalpha()), ("{x}.count('a') > 1", lambda v, k: v.count("a") > 1),
              ("{x}[:1].isupper()", lambda v, k: v[:1].isupper()), ("{x}.isdigit()", lambda v, k: v.isdigit()),
-             ("{x}[:1] == {x}[-1:]", lambda v, k: v[:1] == v[-1:]), ("len({x}) == 1", lambda v, k: len(v) == 1)),
+             ("{x}[:1] == {x}[-1:]", lambda v, k: v[:1] == v[-1:]), ("len({x}) == 1", lambda v, k: len(v) == 1),
+             ("{x}.startswith('s')", lambda v, k: v.startswith("s")), ("{x}.endswith('s')", lambda v, k: v.endswith("s")),
+             ("{x}.lower().startswith(('a', 'e'))", lambda v, k: v.lower().startswith(("a", "e"))),
+             ("{x}.isupper()", lambda v, k: v.isupper()), ("{x}.find('e') > 0", lambda v, k: v.find("e") > 0),
+             ("{x}.lower() != {x}", lambda v, k: v.lower() != v), ("{x}.strip('.,!?') != {x}", lambda v, k: v.strip(".,!?") != v)),
 }
 _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs meet it, others not
     # {n}: near a live input's size (its value, for a number), {v}: an item of one, {s}: a sum
@@ -100,7 +115,11 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("all(item > {v} for item in {x})", lambda v, k, n: all(i > n for i in v)),
             ("{x} and {x}[0] == {x}[-1]", lambda v, k, n: bool(v) and v[0] == v[-1]),
             ("len({x}) > 1 and {x}[0] < {x}[-1]", lambda v, k, n: len(v) > 1 and v[0] < v[-1]),
-            ("sum(item % 2 for item in {x}) > {n}", lambda v, k, n: sum(i % 2 for i in v) > n)),
+            ("sum(item % 2 for item in {x}) > {n}", lambda v, k, n: sum(i % 2 for i in v) > n),
+            ("{x} and statistics.mean({x}) > {v}", lambda v, k, n: bool(v) and statistics.mean(v) > n),
+            ("{x} and statistics.median({x}) < {v}", lambda v, k, n: bool(v) and statistics.median(v) < n),
+            ("{x} and collections.Counter({x}).most_common(1)[0][1] > 1",
+             lambda v, k, n: bool(v) and collections.Counter(v).most_common(1)[0][1] > 1)),
     "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
             ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
             ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
@@ -122,7 +141,10 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
              ("all(count > 0 for count in {x}.values())", lambda v, k, n: all(c > 0 for c in v.values())),
              ("{v} in {x} and {x}[{v}] > {limit}", lambda v, k, n: n in v and v[n] > k),
              ("sorted({x}) == list({x})", lambda v, k, n: sorted(v) == list(v)),
-             ("any(key.startswith('a') for key in {x})", lambda v, k, n: any(str(c).startswith("a") for c in v))),
+             ("any(key.startswith('a') for key in {x})", lambda v, k, n: any(str(c).startswith("a") for c in v)),
+             ("{x} and max({x}, key={x}.get) == {v}", lambda v, k, n: bool(v) and max(v, key=v.get) == n),
+             ("sorted({x}.values()) == list({x}.values())", lambda v, k, n: sorted(v.values()) == list(v.values())),
+             ("any(key.isupper() for key in {x}.keys())", lambda v, k, n: any(str(c).isupper() for c in v))),
     "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
             ("{x} < 'm'", lambda v, k, n: v < "m"), ("len({x}) < {n}", lambda v, k, n: len(v) < n),
             ("{x}[:1] in 'aeiou'", lambda v, k, n: v[:1] in "aeiou"), ("' ' in {x}", lambda v, k, n: " " in v),
@@ -133,7 +155,11 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("{x} == {x}[::-1]", lambda v, k, n: v == v[::-1]), ("not {x}.isalnum()", lambda v, k, n: not v.isalnum()),
             ("any(ch.isdigit() for ch in {x})", lambda v, k, n: any(c.isdigit() for c in v)),
             ("{x}.count(' ') > 1", lambda v, k, n: v.count(" ") > 1),
-            ("len({x}.split()) > {n}", lambda v, k, n: len(v.split()) > n), ("{x}.lower() != {x}", lambda v, k, n: v.lower() != v)),
+            ("len({x}.split()) > {n}", lambda v, k, n: len(v.split()) > n), ("{x}.lower() != {x}", lambda v, k, n: v.lower() != v),
+            ("{x}.lower().count({v}) > 1", lambda v, k, n: v.lower().count(n) > 1), ("{x}.istitle()", lambda v, k, n: v.istitle()),
+            ("{x}.find(' ') > {n}", lambda v, k, n: v.find(" ") > n),
+            ("{x}.lower().startswith({v})", lambda v, k, n: v.lower().startswith(n)),
+            ("{x}.rstrip().endswith(('.', '!', '?'))", lambda v, k, n: v.rstrip().endswith((".", "!", "?")))),
     "num": (("{x} > {limit}", lambda v, k, n: v > k), ("{x} % 2 == 0", lambda v, k, n: v % 2 == 0),
             ("{x} < {limit}", lambda v, k, n: v < k), ("{x} > {n}", lambda v, k, n: v > n),
             ("{x} % 3 == 0", lambda v, k, n: v % 3 == 0), ("{x} < {n}", lambda v, k, n: v < n),
@@ -203,6 +229,17 @@ class Flow:
         self.live: list[int] = list(range(SAMPLES))
         self.outside = 0
         self.efacts: list[tuple[str, Any, bool]] = []  # element tests known true or false here
+        self.banned: set[str] = set()  # the target's call names: scaffolding never calls them
+
+    def fits(self, text: str) -> bool:
+        """Whether scaffolding `text` stays clear of the target's call names (a call of
+        the target's method there would count as another target use)."""
+        return not self.banned & set(re.findall(r"\.(\w+)\(", text))
+
+    def pick(self, options: list[str] | tuple[str, ...]) -> str:
+        """One of `options` whose calls are not the target's (the first, else)."""
+        free = [o for o in options if self.fits(o)]
+        return self.g.choice(free) if free else options[0]
 
     # --- emitting ---------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -239,6 +276,7 @@ class Flow:
             self.g.params.append(Param(self.limit, "int", self.limit_literal))
             self.g.remember(self.limit, "int")
             self.limit_added = True
+        self.g.imports.update(m for m in ("math", "statistics", "collections", "string") if f"{m}." in text)
         return text
 
     # --- the sample ---------------------------------------------------------------------
@@ -340,19 +378,30 @@ class Flow:
         must read the element, which nothing else in its loop reads)."""
         x, g = var.name, self.g
         if self.acc_kind == "number":
-            size = x if var.type in ("int", "float") else \
+            size = x if var.type in ("int", "float") else f"int({x})" if var.kind == "numeral" else \
                 f"ord({x})" if var.kind == "char" and g.rng.random() < 0.4 else f"len({x})"
+            acc = self.acc
             if not alternative:
-                self.line(f"{self.acc} += {size}")
+                if var.kind == "word" and g.rng.random() < 0.45:  # a word's share: its count of a letter
+                    size = self.pick((f"{x}.count({g.choice('aeiost')!r})", size))
+                self.line(f"{acc} += {size}")
             else:  # the other arm takes the item another way: subtracts it, counts it, squares it
                 whole = var.type == "int"
-                acc = self.acc
-                ways = (f"{acc} -= {size}", f"{acc} -= {size}", f"{acc} += 1",
+                ways = [f"{acc} -= {size}", f"{acc} -= {size}", f"{acc} += 1",
                         f"{acc} += {x} * {x}" if whole else f"{acc} -= {size}",
                         f"{acc} += {x} ** 2" if whole else f"{acc} += {size} // 2",
                         f"{acc} += 1 if {x} % 2 else -1" if whole else f"{acc} -= 1",
-                        f"{acc} += abs({x})" if var.type in ("int", "float") else f"{acc} -= 1")
-                self.line(g.choice([w for w in ways if not reads or re.search(rf"\b{x}\b", w)]))
+                        f"{acc} += abs({x})" if var.type in ("int", "float") else f"{acc} -= 1"]
+                if var.type == "float":  # a price or a reading: whole units down or up
+                    ways += [f"{acc} += math.floor({x})", f"{acc} -= math.ceil({x})"]
+                elif var.kind == "char":  # the digits of a text summed, the capitals counted
+                    ways += [f"{acc} += int({x}) if {x}.isdigit() else 0", f"{acc} += 1 if {x}.isupper() else 0"]
+                elif var.kind == "word":
+                    ways += [f"{acc} += {x}.count({g.choice('aeiost')!r})", f"{acc} -= len({x}.rstrip('s'))"]
+                way = self.pick([w for w in ways if not reads or re.search(rf"\b{x}\b", w)])
+                if "math." in way:
+                    g.imports.add("math")
+                self.line(way)
         elif self.acc_kind == "parts":
             if var.type == "str":
                 word = var.kind == "word"
@@ -360,14 +409,21 @@ class Flow:
                     f"{x}.upper()", f"{x}.upper()", f"{x}.capitalize()" if word else f"{x} * 2",
                     f"{x}[::-1]" if word else f"{x}.lower()", f"{x}.title()" if word else f"{x}.swapcase()",
                     f"{x}[:3]" if word else f"{x}.upper()"))
+                if not alternative and word and g.rng.random() < 0.25:  # each word written as a name
+                    x = self.pick((f"{x}.capitalize()", f"{x}.title()", x))
                 self.feed(other if alternative else x, "str")
             else:
                 self.feed(f"{x} * 2" if alternative else x, var.type)
         elif self.acc_kind == "work":
             self.feed(x, var.type)
         elif alternative and var.type in ("int", "float"):
-            self.feed(g.choice((f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})",
-                                f"{x} ** 2" if var.type == "int" else f"round({x})")), var.type)
+            ways = [f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})", f"{x} ** 2" if var.type == "int" else f"round({x})"]
+            if var.type == "float":
+                ways.append(f"math.floor({x})")
+            way = g.choice(ways)
+            if "math." in way:
+                g.imports.add("math")
+            self.feed(way, "int" if way.startswith("math.") else var.type)
         else:
             self.feed(x, var.type)
 
@@ -473,7 +529,7 @@ class Flow:
         for template, test in options:
             limit = self.threshold() if "{limit}" in template else ""
             text = template.format(x=var.name, limit=limit)
-            if text not in self.guards:
+            if text not in self.guards and self.fits(text):
                 k = self.limit_at(a)
                 opts.append((text, test, [_safe(test, v, k) for v in near], [_safe(test, v, k) for v in far]))
 
@@ -587,7 +643,7 @@ class Flow:
         anchor = live & -live
         cands = []
         for text, tr in ([first] if first else []) + self.whole_tests():
-            if not any(tr[i] is None for i in self.live):
+            if not any(tr[i] is None for i in self.live) and self.fits(text):
                 cands.append((text, sum(1 << i for i in self.live if tr[i])))
         ok: dict[tuple[str, str | None], bool] = {}
 
@@ -665,6 +721,10 @@ class Flow:
                     by_len = lambda v: sorted(str.split(v), key=len)  # noqa: E731
                     return f"sorted({n}.split(), key=len)", [Var(w, "str", "word", _safe_list(by_len, value),
                                                                  self.spread(by_len))], []
+                if g.rng.random() < 0.35 and self.fits(".lower()"):  # the words, case set aside
+                    lowered = lambda v: str.split(str.lower(v))  # noqa: E731
+                    return f"{n}.lower().split()", [Var(w, "str", "word", _safe_list(lowered, value),
+                                                        self.spread(lowered))], []
                 return f"{n}.split()", [Var(w, "str", "word", _safe_list(str.split, value),
                                             self.spread(str.split))], []
             ch = g.fresh("elem:str")
@@ -679,6 +739,9 @@ class Flow:
             if roll < 0.8:  # each letter once, in order
                 return f"sorted(set({n}))", [Var(ch, "str", "char", sorted(set(chars)),
                                                  self.spread(lambda v: sorted(set(v))))], []
+            if g.rng.random() < 0.4 and self.fits(".lower()"):  # each letter, case set aside
+                return f"{n}.lower()", [Var(ch, "str", "char", list("".join(chars).lower()),
+                                            self.spread(lambda v: list(str.lower(v))))], []
             return n, [Var(ch, "str", "char", chars, self.spread(list))], []
         if src.type in ("list", "tuple", "flist"):
             elem = ELEMENT[src.type]
@@ -695,7 +758,11 @@ class Flow:
                 here = [b - a for a, b in zip(items, items[1:])]
                 if g.rng.random() < 0.7:
                     a, b = self.named_pair()
-                    return (f"zip({n}, {n}[1:])",
+                    pairs = f"zip({n}, {n}[1:])"
+                    if g.rng.random() < 0.5:  # the standard library's name for it
+                        g.imports.add("itertools")
+                        pairs = f"itertools.pairwise({n})"
+                    return (pairs,
                             [Var(a, elem, "bound"), Var(b, elem, "bound"), Var(step, elem, "value", here, steps)],
                             [f"{step} = {b} - {a}"])
                 i = g.fresh("elem:index")
@@ -718,7 +785,11 @@ class Flow:
                                         (f"{n}[::2]", lambda v: list(v)[::2]),  # every other item
                                         (f"{n}[::-1]", lambda v: list(v)[::-1]),
                                         (f"sorted(set({n}))", lambda v: sorted(set(v))),  # each value once
-                                        (f"sorted({n}, key=abs)", lambda v: sorted(v, key=abs))))
+                                        (f"sorted({n}, key=abs)", lambda v: sorted(v, key=abs)),
+                                        (f"heapq.nsmallest(3, {n})", lambda v: sorted(v)[:3]),  # the few smallest
+                                        (f"heapq.nlargest(3, {n})", lambda v: sorted(v, reverse=True)[:3])))
+                if walk.startswith("heapq."):
+                    g.imports.add("heapq")
                 return walk, [Var(x, elem, "value", _safe_list(order, items), self.spread(order))], []
             return n, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
@@ -901,14 +972,18 @@ class Flow:
             self.spread(lambda v: list(v)[:3] if window is not None else v)
         if roll < 0.35 and window is None or window is not None and src.type in ("list", "flist") and roll < 0.5:
             # a work list, taken from the end or the front (a slice is a fresh list already)
-            front = g.rng.random() < 0.4
+            front = g.rng.random() < 0.5
             todo = walk
+            queue = front and window is None and self.fits(".popleft()")  # taken from the front: a deque
             if window is None:
-                todo = self.named(("todo", "stack", "queue", "left", "remaining", "pending"))
-                self.line(f"{todo} = list({walk})")
+                todo = self.named(("queue", "pending", "todo", "waiting") if queue else
+                                  ("todo", "stack", "queue", "left", "remaining", "pending"))
+                if queue:
+                    g.imports.add("collections")
+                self.line(f"{todo} = collections.deque({walk})" if queue else f"{todo} = list({walk})")
             self.line(f"while {todo}:")
             self.indent += 1
-            self.line(f"{x} = {todo}.pop(0)" if front else f"{x} = {todo}.pop()")
+            self.line(f"{x} = {todo}.popleft()" if queue else f"{x} = {todo}.pop(0)" if front else f"{x} = {todo}.pop()")
             elems = [Var(x, elem, kind, items if front else items[::-1], wide)]
             self.scope += elems
             self.level_body(rest, elems)

@@ -90,18 +90,22 @@ def _probe(form, allow_calls: bool) -> Piece:  # noqa: ANN001
 
 
 def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
-            nest: int) -> tuple[list[str], str, list[str], tuple[list[str], str]]:
+            nest: int, banned: frozenset[str] | set[str] = frozenset(),
+            ) -> tuple[list[str], str, list[str], tuple[list[str], str]]:
     """A helper doing the sub-task the target names: its own parameters only. Some report
     the size of what they build (the caller then takes a number), a str helper may do it
     word by word or letter by letter in one comprehension (`_per_item`). No parameter has a
     default: the parsing rules reject them (`default_args`), so the generator never writes
-    one; a literal argument may be passed by name instead."""
+    one; a literal argument may be passed by name instead. Word by word, the words may be
+    taken case set aside (`.lower().split()`) unless `lower` is the target (`banned`)."""
     name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
     g.used.add(name)
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
     r = hg.param("float" if subject == "flist" else subject)
     each = subject == "str" and rng.random() < 0.5  # the sub-task word by word (or letter by letter)
-    words = f"{r}.split()" if rng.random() < 0.65 else r
+    roll = rng.random()
+    words = f"{r}.split()" if roll < 0.45 or roll < 0.65 and "lower" in banned else \
+        f"{r}.lower().split()" if roll < 0.65 else r
     item = r
     if each:
         free = [n for n in (("word", "part", "token", "piece") if words != r else ("ch", "letter", "c"))
@@ -326,7 +330,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     helper = None
     helper_sig = None
     if knobs.call_chain:
-        helper_lines, hname, htypes, helper_sig = _helper(g, form, ptype, rng, nest)
+        helper_lines, hname, htypes, helper_sig = _helper(g, form, ptype, rng, nest, banned)
         helper = (hname, htypes)
     param = g.param(ptype)
     if not knobs.control_flow_depth:
@@ -337,6 +341,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
                     stmt_form and subject in WORKABLE, probe.rtype)
         flow.helper = helper
         flow.helper_sig = helper_sig
+        flow.banned = banned
         flow.nested = knobs.nested_calls
         flow.start_acc(needs_copy=bool(probe.pre) or entry.method in ("pop", "popitem", "setdefault"))
         flow.block(knobs.blueprint)

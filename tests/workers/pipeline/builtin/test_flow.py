@@ -5,6 +5,7 @@ the pipeline keeps (coverage-first among type-directed candidates)."""
 from __future__ import annotations
 
 import ast
+import importlib
 import random
 
 import pytest
@@ -92,8 +93,9 @@ def test_whole_input_tests_give_every_arm_sample_inputs(seed: int) -> None:
     values = flow.values_of(flow.param.name)
     x = flow.param.name
     env = lambda i: {x: values[i], **({flow.limit: flow.limit_at(i)} if flow.limit else {})}  # noqa: E731
-    first = {i for i in range(SAMPLES) if eval(tests[0], {}, env(i))}  # noqa: S307
-    second = {i for i in range(SAMPLES) if i not in first and eval(tests[1], {}, env(i))}  # noqa: S307
+    modules = {m: importlib.import_module(m) for m in ("math", "statistics", "collections")}  # a test may call them
+    first = {i for i in range(SAMPLES) if eval(tests[0], modules, env(i))}  # noqa: S307
+    second = {i for i in range(SAMPLES) if i not in first and eval(tests[1], modules, env(i))}  # noqa: S307
     assert set(arms[0]) == first and set(arms[1]) == second  # the arms are what the tests say
     assert all(len(a) >= MIN_ARM[-1] for b, a in enumerate(arms) if b != deep)
     assert 0 in arms[deep]  # the teacher's input runs the deeper levels

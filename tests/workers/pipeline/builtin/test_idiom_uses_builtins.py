@@ -7,6 +7,7 @@ what their names say."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import string
@@ -90,7 +91,7 @@ def test_every_use_runs_on_any_input_of_its_kinds_and_follows_it(key: tuple[str,
             for _ in range(200):
                 values = _values(kind, rng)
                 try:
-                    result = eval(use.text.format(**values))  # noqa: S307 - our own template on literals
+                    result = eval(use.text.format(**values), {"math": math})  # noqa: S307 - our own template on literals
                 except Exception as exc:  # noqa: BLE001 - the assertion names the input
                     raise AssertionError((use.text, values, exc)) from exc
                 assert not hasattr(result, "__next__"), use.text  # a value, not a lazy iterator
@@ -101,7 +102,7 @@ def test_every_use_runs_on_any_input_of_its_kinds_and_follows_it(key: tuple[str,
 def _value(key: tuple[str, str], name: str, **values: str) -> object:
     """The use named `name` (its first task name) with the given literals, evaluated."""
     use = next(u for u in USES[key] if u.names[0] == name)
-    return eval(use.text.format(**{**NAMES, **values}))  # noqa: S307 - our own template on literals
+    return eval(use.text.format(**{**NAMES, **values}), {"math": math})  # noqa: S307 - our own template on literals
 
 
 def test_uses_compute_what_they_are_named_for() -> None:

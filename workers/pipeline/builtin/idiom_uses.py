@@ -371,10 +371,15 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            names="sort_letters anagram_key"),
         _u("'|'.join(''.join(ch for ch in word if ch not in 'aeiou') for word in {xs})", "str", "words",
            names="drop_vowels squeeze_words"),
+        _u("', '.join(' '.join(word.capitalize() for word in part.split()) for part in {w}.split(','))", "str", "text",
+           names="title_fields capitalize_parts"),
+        _u("' | '.join('-'.join(w.upper()[:{k}]) for w in {xs} if not w.startswith({s}))", "str", "words",
+           names="spell_codes dash_initials"),
     ),
     ("str", "replace"): (
         _u("{w}.replace(' ', '_').replace(',', '')", "str", "text", calls=False, names="build_slug make_key"),
         _u("{w}.replace({s}, '').replace('  ', ' ')", "str", "text", calls=False, names="drop_letter clean_text"),
+        _u("{w}.strip().lower().replace(' ', '-').replace(',', '')", "str", "text", names="make_slug url_key"),
     ),
     ("str", "strip"): (
         _u("[part.strip().strip('.,') for part in {w}.split(',')]", "list", "text", names="clean_fields trim_parts"),
@@ -382,10 +387,12 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
     ("str", "find"): (
         _u("{w}.find({s}, {w}.find({s}) + 1)", "int", "text", calls=False, names="second_match find_again"),
+        _u("{w}.lower().find({s}, {w}.lower().find(' ') + 1)", "int", "text", names="mark_after_first_word find_next"),
     ),
     ("str", "+"): (
         _u("{w}[:3] + '-' + {w}[-3:]", "str", "text", calls=False, names="short_code make_label"),
         _u("{w}.upper()[:1] + {w}[1:] + '!'", "str", "text", names="shout_name format_name"),
+        _u("{w}.strip().title() + ': ' + str(len({w}.split()))", "str", "text", names="label_with_count title_line"),
     ),
     ("str", "len()"): (
         _u("len({{len(word) for word in {w}.split()}})", "int", "text", names="length_variety word_sizes"),

@@ -115,7 +115,7 @@ def test_uses_compute_what_they_are_named_for() -> None:
     # steps of the steps; the next two words of each word; the name of the biggest rise
     assert _value(z, "second_differences", xs="[1, 4, 9, 16]") == [2, 2]
     assert _value(z, "next_words", w="'a b c d'") == {"a": ("b", "c"), "b": ("c", "d")}
-    assert _value(z, "biggest_gainer", xs="[3, 1, 8, 9]", ys="['ann', 'bo', 'cy']") == "bo"
+    assert _value(z, "biggest_gainer", xs="[3, 1, 8, 9]", ys="['ann', 'bo', 'cy']") == "Bo"
     assert _value(z, "column_totals", xs="[1, 2, 3, 4, 5]") == [4, 6]
     # two-stage filters
     assert _value(f, "first_big_multiple", xs="[3, 6, 12, 15]", n="7", k="3") == 12

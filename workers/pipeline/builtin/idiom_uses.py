@@ -91,6 +91,10 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            "list", "ints", names="ticket_codes number_tickets"),
         _u("{{f'item{{num}}': math.ceil(p) for num, p in enumerate((p for pos, p in enumerate({xs}) if pos != {i}), 1) if p > {lo}}}",
            "dict", "prices", names="whole_dollar_items round_up_items"),
+        _u("max(enumerate((word.strip(',.') for pos, word in enumerate({w}.lower().split()) if pos != {i}), start=1), key=lambda p: len(p[1]), default=(0, ''))[0]",
+           "int", "text", names="longest_word_number find_longest"),
+        _u("sum(num * sum(map(w.count, 'aeiou')) for num, w in enumerate((w for pos, w in enumerate({xs}) if pos != {i}), 1))",
+           "int", "words", names="weighted_vowels vowel_score"),
     ),
     ("zip", "zip"): (
         _u("[a + b + c for (a, b), c in zip(zip({xs}, {xs}[1:]), {xs}[2:])]",
@@ -159,6 +163,8 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            "dict", "ints prices", names="percent_moves change_report"),
         _u("dict(zip((w.capitalize() for w in {xs}), (sum(p == q for p, q in zip(w, w[::-1])) for w in {xs})))",
            "dict", "words", names="mirror_letters symmetry_by_name"),
+        _u("sum(math.gcd(a, c) == 1 for (a, b), c in zip(zip({xs}, {xs}[1:]), {xs}[2:]) if b != a)",
+           "int", "ints", names="coprime_skips count_coprime"),
     ),
     ("reversed", "reversed"): (
         _u("' '.join(reversed([''.join(reversed(word)) for word in {w}.split()]))",
@@ -207,6 +213,10 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            "dict", "words", names="recent_letter_counts count_recent"),
         _u("[str(v).zfill(3) for v in reversed([v for v in reversed({xs}) if v % 2 == 0][:{k}])]",
            "list", "ints", names="recent_even_codes last_even_tags"),
+        _u("' '.join(reversed([''.join(reversed(word.strip(','))).capitalize() for word in {w}.split()]))",
+           "str", "text", names="mirror_sentence flip_titled"),
+        _u("max(reversed([w for w in reversed({xs}) if w.isalpha()][:{k}]), key=len, default='').title()",
+           "str", "words", names="longest_recent_name pick_recent"),
     ),
     ("filter", "filter"): (
         _u("list(filter(lambda v: v > {n}, filter(lambda v: v % 2 == 0, {xs})))",
@@ -287,6 +297,10 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            "list", "ints", names="repeated_high_values high_repeats"),
         _u("[w.rstrip('aeiou').upper() for w in filter(lambda w: not w.startswith({x}[:1]), filter(lambda w: len(w) > {k}, {xs}))]",
            "list", "words", names="consonant_stems word_stems"),
+        _u("max(filter(str.isalpha, filter(lambda w: not w.endswith({x}[-1:]), {xs})), key=len, default='').upper()",
+           "str", "words", names="longest_unrhymed loudest_name"),
+        _u("math.floor(max(filter(lambda p: p < {x}, filter(lambda p: p > {lo}, {xs})), default=0.0))",
+           "int", "prices", names="best_whole_price floor_best"),
     ),
     ("range", "range"): (
         _u("[sum({xs}[k * {k}:(k + 1) * {k}]) for k in range(len(range(0, len({xs}), {k})))]",

@@ -165,6 +165,10 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            "dict", "words", names="mirror_letters symmetry_by_name"),
         _u("sum(math.gcd(a, c) == 1 for (a, b), c in zip(zip({xs}, {xs}[1:]), {xs}[2:]) if b != a)",
            "int", "ints", names="coprime_skips count_coprime"),
+        _u("dict(zip(map(str.upper, {xs}), (sum(p != q for p, q in zip(u, v)) for u, v in zip({xs}, {xs}[1:]))))",
+           "dict", "words", names="letter_changes count_edits"),
+        _u("{{name.title(): f'{{b:.2f}}' for name, (a, b) in zip({ys}, zip({xs}, {xs}[1:])) if b < a}}",
+           "dict", "prices", names="price_drops cheaper_now"),
     ),
     ("reversed", "reversed"): (
         _u("' '.join(reversed([''.join(reversed(word)) for word in {w}.split()]))",
@@ -341,6 +345,8 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            "dict", "ints", names="unique_after_first_high single_late_values"),
         _u("[f'{{{xs}[j]:.2f}}'.rjust(7) for j in range(max(range(len({xs})), key=lambda i: {xs}[i], default=-1), -1, -1)]",
            "list", "prices", names="prices_back_from_peak rewind_column"),
+        _u("'|'.join({xs}[j].center({k} + 6, '.') for j in range(min(range(len({xs})), key=lambda i: {xs}[i], default=0), len({xs})))",
+           "str", "words", names="cells_from_first render_tail"),
     ),
     ("float", "round()"): (
         _u("round(sum(round(p * {r}, 2) for p in {xs}), 1)", "float", "prices",

@@ -127,7 +127,7 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            "list", "ints prices", names="column_totals split_totals"),
         _u("any(a == c for (a, b), c in zip(zip({xs}, {xs}[1:]), {xs}[2:]) if a != b)",
            "bool", "ints words", names="bounces_back returns_to_value"),
-        _u("max(zip((b - a for a, b in zip({xs}, {xs}[1:])), {ys}), default=(0, ''))[1].title()",
+        _u("max(zip((b - a for a, b in zip({xs}, {xs}[1:])), {ys}), default=(0, ''))[1]",
            "str", "ints prices", names="biggest_gainer best_rise_name"),
         _u("{{name: f'{{old}}->{{new}}' for (old, new), name in zip(zip({xs}, {xs}[1:]), {ys}) if old != new}}",
            "dict", "ints words prices", calls=False, names="describe_changes change_log"),

@@ -115,7 +115,7 @@ def test_uses_compute_what_they_are_named_for() -> None:
     # steps of the steps; the next two words of each word; the name of the biggest rise
     assert _value(z, "second_differences", xs="[1, 4, 9, 16]") == [2, 2]
     assert _value(z, "next_words", w="'a b c d'") == {"a": ("b", "c"), "b": ("c", "d")}
-    assert _value(z, "biggest_gainer", xs="[3, 1, 8, 9]", ys="['ann', 'bo', 'cy']") == "Bo"
+    assert _value(z, "biggest_gainer", xs="[3, 1, 8, 9]", ys="['ann', 'bo', 'cy']") == "bo"
     assert _value(z, "column_totals", xs="[1, 2, 3, 4, 5]") == [4, 6]
     # two-stage filters
     assert _value(f, "first_big_multiple", xs="[3, 6, 12, 15]", n="7", k="3") == 12
@@ -131,6 +131,15 @@ def test_uses_compute_what_they_are_named_for() -> None:
     assert _value(rv, "flip_fields", w="'a b,c d'") == "d c, b a"
     assert _value(rv, "recent_excess", xs="[9, 2, 8, 7, 1]", n="5", k="2") == (3, 2)
     assert _value(rv, "recent_long_words", xs="['tiger', 'ox', 'stone', 'apple']", k="2") == "stone apple"
+    # the attribute-bearing tasks: a numbered menu, repeats with their counts, shared factors,
+    # a tidied title, a product of multiples, a license-key layout, the last words titled
+    assert _value(e, "numbered_menu", xs="['ann', 'bob', 'cy']", i="1", s="'c'") == "1. Ann"
+    assert _value(e, "repeat_report", xs="[3, 1, 3, 2, 1, 3]") == [(1, 1, 2), (2, 3, 3)]
+    assert _value(z, "shared_factors", xs="[4, 6, 9, 12]") == [2, 3]
+    assert _value(f, "title_words", w="'red  fox,42 runs'") == "Red Fox Runs"
+    assert _value(f, "product_of_multiples", xs="[3, 4, 6, 0, 9]", k="3") == 162
+    assert _value(r, "format_key", w="'  ab,cdefg'", k="3") == "AB,-CDE-FG"
+    assert _value(rv, "last_words_titled", w="'one, two three.'", k="2") == "Two Three"
 
 
 def _good_draw(key: tuple[str, str], level: str) -> bool:

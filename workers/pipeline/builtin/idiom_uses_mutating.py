@@ -42,6 +42,10 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            names="pair_ends outer_pairs"),
         _s("seq", "ints words", "queue line_", "{acc} = {xs}[1:]", "{acc}", calls=False,
            flat="{acc}.append({x})\n{acc}.append({xs}[0])", names="requeue rotate_queue"),
+        _s("seq", "words text", "titled names_ | codes tags", "{acc} = []\n{acc2} = []",
+           "', '.join({acc})\n'-'.join({acc2}), len({acc})",
+           stmt="{acc}.append({x}.title())\n{acc2}.append(f'{{{x}[:1].upper()}}{{len({x})}}')",
+           alt=("{acc}.append({x})",), xkinds="word", names="title_and_code label_words"),
     ),
     ("list", "extend"): (
         _s("seq", "ints words prices", "preview shown", "{acc} = []", "{acc}", calls=False,
@@ -212,6 +216,11 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _s("map", "words", "stock levels", "{acc} = {{w: 0 for w in {xs}}}", "{acc}", calls=False,
            flat="{acc}[{xs}[0]] = {n}\n{acc}[{xs}[-1]] = {acc}[{xs}[0]] + 1",
            alt=("{acc}[{xs}[0]] = -{n}",), names="restock_ends set_levels"),
+        _s("map", "words text", "initials marks | longest widest", "{acc} = {{}}\n{acc2} = {{}}",
+           "{{g: ({acc}[g], {acc2}[g]) for g in sorted({acc})}}\nsorted({acc}.items()), sorted({acc2}.values())",
+           stmt="{acc}[{key}] = {acc}.get({key}, '') + {x}[:1].upper()\n{acc2}[{key}] = max({acc2}.get({key}, ''), {x}, key=len)",
+           alt=("{acc2}[{key}] = max({acc2}.get({key}, ''), {x}, key=len)",), xkinds="word",
+           names="initials_and_longest group_words"),
     ),
     ("dict", "setdefault"): (
         _s("map", "ints", "groups tree index", "{acc} = {{}}", "{acc}",

@@ -37,10 +37,14 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("str", "in"): (
         _u("{x} in [w for w in {xs} if w[-1] in 'aeiou']", "bool", "words", calls=False,
            names="ends_in_vowel check_tag"),
+        _u("{x}.lower() in [w.lower() for w in {xs} if w[-1:] in 'aeiou']", "bool", "words",
+           names="listed_any_case check_tag"),
     ),
     ("str", "not in"): (
         _u("{x} not in [w for w in {xs} if w[-1] not in 'aeiou']", "bool", "words", calls=False,
            names="not_consonant_end check_tag"),
+        _u("{x}.strip().lower() not in {{w.lower() for w in {xs} if w[:1] not in 'aeiou'}}", "bool", "words",
+           names="not_listed_any_case check_tag"),
     ),
     ("str", "=="): (
         _u("sum(1 for a, b in zip({w}, {w}[1:]) if a == b) == 0", "bool", "text",
@@ -158,6 +162,7 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     # --- float -----------------------------------------------------------------------
     ("float", "%"): (
         _u("round(sum(p % 1 for p in {xs}) % 1, 2)", "float", "prices", names="leftover_cents total_change"),
+        _u("round(math.fsum(p % 1 for p in {xs}) % 1, 2)", "float", "prices", names="leftover_cents total_change"),
     ),
     ("float", "!="): (
         _u("[p for p in {xs} if {lo} != p != {x}]", "list", "prices", calls=False,

@@ -7,6 +7,7 @@ what their names say."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import string
@@ -90,7 +91,7 @@ def test_every_use_runs_on_any_input_of_its_kinds_and_follows_it(key: tuple[str,
             for _ in range(200):
                 values = _values(kind, rng)
                 try:
-                    result = eval(use.text.format(**values))  # noqa: S307 - our own template on literals
+                    result = eval(use.text.format(**values), {"math": math})  # noqa: S307 - our own template on literals
                 except Exception as exc:  # noqa: BLE001 - the assertion names the input
                     raise AssertionError((use.text, values, exc)) from exc
                 assert not hasattr(result, "__next__"), use.text  # a value, not a lazy iterator
@@ -101,7 +102,7 @@ def test_every_use_runs_on_any_input_of_its_kinds_and_follows_it(key: tuple[str,
 def _value(key: tuple[str, str], name: str, **values: str) -> object:
     """The use named `name` (its first task name) with the given literals, evaluated."""
     use = next(u for u in USES[key] if u.names[0] == name)
-    return eval(use.text.format(**{**NAMES, **values}))  # noqa: S307 - our own template on literals
+    return eval(use.text.format(**{**NAMES, **values}), {"math": math})  # noqa: S307 - our own template on literals
 
 
 def test_uses_compute_what_they_are_named_for() -> None:
@@ -130,6 +131,15 @@ def test_uses_compute_what_they_are_named_for() -> None:
     assert _value(rv, "flip_fields", w="'a b,c d'") == "d c, b a"
     assert _value(rv, "recent_excess", xs="[9, 2, 8, 7, 1]", n="5", k="2") == (3, 2)
     assert _value(rv, "recent_long_words", xs="['tiger', 'ox', 'stone', 'apple']", k="2") == "stone apple"
+    # the attribute-bearing tasks: a numbered menu, repeats with their counts, shared factors,
+    # a tidied title, a product of multiples, a license-key layout, the last words titled
+    assert _value(e, "numbered_menu", xs="['ann', 'bob', 'cy']", i="1", s="'c'") == "1. Ann"
+    assert _value(e, "repeat_report", xs="[3, 1, 3, 2, 1, 3]") == [(1, 1, 2), (2, 3, 3)]
+    assert _value(z, "shared_factors", xs="[4, 6, 9, 12]") == [2, 3]
+    assert _value(f, "title_words", w="'red  fox,42 runs'") == "Red Fox Runs"
+    assert _value(f, "product_of_multiples", xs="[3, 4, 6, 0, 9]", k="3") == 162
+    assert _value(r, "format_key", w="'  ab,cdefg'", k="3") == "AB,-CDE-FG"
+    assert _value(rv, "last_words_titled", w="'one, two three.'", k="2") == "Two Three"
 
 
 def _good_draw(key: tuple[str, str], level: str) -> bool:

@@ -234,3 +234,21 @@ def test_each_depth0_statement_use_alone_varies(t: str, method: str, index: int,
                                                 for c in synthesize_inputs(args, 6, seed=len(code))}
         varied += len(outputs) >= 2
     assert varied >= 0.75 * len(made), (use.flat, varied)
+
+
+def _walk(key: tuple[str, str], name: str, words: list[str], group: str) -> dict:
+    """The `stmt` lines of the use named `name` run on each word (grouped by `group`), the
+    receivers as they end up."""
+    use = next(u for u in MUTATING_USES[key] if u.names[0] == name)
+    lines = use.stmt.replace("{key}", group).format(acc="acc", acc2="acc2", x="word")
+    space: dict = {"acc": {} if use.recv == "map" else [], "acc2": {} if use.recv == "map" else []}
+    for word in words:
+        exec(lines, {}, {**space, "word": word})  # noqa: S102 - our own template
+    return space
+
+
+def test_word_statement_uses_title_code_and_group() -> None:
+    out = _walk(("list", "append"), "title_and_code", ["ann", "bo"], "")
+    assert out == {"acc": ["Ann", "Bo"], "acc2": ["A3", "B2"]}
+    out = _walk(("dict", "d[k] = v"), "initials_and_longest", ["ann", "amber", "bo"], "word[:1]")
+    assert out == {"acc": {"a": "AA", "b": "B"}, "acc2": {"a": "amber", "b": "bo"}}

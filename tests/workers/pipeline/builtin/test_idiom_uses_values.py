@@ -133,6 +133,9 @@ def _value(key: tuple[str, str], index: int, **values: str) -> object:
 
 
 def test_uses_compute_what_they_are_named_for() -> None:
+    # membership in any case: the name as given against the listed words lower-cased
+    assert _value(("str", "in"), 1, x="'Apple'", xs="['apple', 'kiwi']") is True
+    assert _value(("str", "not in"), 1, x="' Pear'", xs="['pear', 'plum']") is False
     # the position of the best value after the lowest one
     assert _value(("list", "index"), 0, xs="[5, 1, 7, 3, 9, 2]") == 4
     assert _value(("tuple", "index"), 0, xs="[9, 1, 4, 8, 2]") == 3

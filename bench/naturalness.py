@@ -103,39 +103,34 @@ def distinctness(codes: list[str], attributes: bool = True) -> float:
     return len(set(grams)) / max(1, len(grams))
 
 
-def reference_functions(count: int, seed: int) -> list[str]:
-    """Human-written code of the benchmarks' size on every machine: `count` top-level
-    functions of 5-15 lines without a docstring from this interpreter's standard library."""
-    found = []
+def _stdlib_modules():  # noqa: ANN202 - yields (source, tree)
+    """Source and syntax tree of each module of this interpreter's standard library (tests,
+    IDLE, lib2to3 and site-packages left out), in path order."""
     stdlib = Path(sysconfig.get_paths()["stdlib"])
     for path in sorted(stdlib.rglob("*.py")):
         if any(part.startswith(("test", "idlelib", "lib2to3", "site-packages")) for part in path.relative_to(stdlib).parts):
             continue
         try:
             source = path.read_text(encoding="utf-8")
-            tree = ast.parse(source)
+            yield source, ast.parse(source)
         except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
             continue
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and 4 <= node.end_lineno - node.lineno <= 14 \
-                    and ast.get_docstring(node) is None:
-                found.append(ast.get_source_segment(source, node))
+
+
+def reference_functions(count: int, seed: int) -> list[str]:
+    """Human-written code of the benchmarks' size on every machine: `count` top-level
+    functions of 5-15 lines without a docstring from this interpreter's standard library."""
+    found = [ast.get_source_segment(source, node) for source, tree in _stdlib_modules() for node in tree.body
+             if isinstance(node, ast.FunctionDef) and 4 <= node.end_lineno - node.lineno <= 14
+             and ast.get_docstring(node) is None]
     return random.Random(seed).sample(found, min(count, len(found)))
 
 
 def _stdlib_functions() -> list[tuple[int, str]]:
-    """(masked token count, source) of every function and method of this interpreter's
-    standard library without a docstring, nested ones included."""
+    """(masked token count, source) of every function and method of the standard library
+    without a docstring, nested ones included."""
     found = []
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
-    for path in sorted(stdlib.rglob("*.py")):
-        if any(part.startswith(("test", "idlelib", "lib2to3", "site-packages")) for part in path.relative_to(stdlib).parts):
-            continue
-        try:
-            source = path.read_text(encoding="utf-8")
-            tree = ast.parse(source)
-        except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-            continue
+    for source, tree in _stdlib_modules():
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and ast.get_docstring(node) is None:
                 text = ast.get_source_segment(source, node)

@@ -15,14 +15,14 @@ from workers.pipeline.constraints import load_catalog
 CATALOG = load_catalog()
 
 
-def _draw(seed: int, literal: str) -> tuple[Flow, str]:
+def _draw(seed: int, literal: str, blueprint: tuple[str, ...] = ("for", "if")) -> tuple[Flow, str]:
     g = Ctx(random.Random(seed), True)
     name = g.param("list")
     g.params[-1].literal = literal
     flow = Flow(g, form_for(CATALOG.get("list", "count")), "list",
                 Var(name, "list", "value", [ast.literal_eval(literal)]), False, "int")
     flow.start_acc()
-    flow.block(("for", "if"))
+    flow.block(blueprint)
     code = "\n".join([f"def f({', '.join(q.name for q in g.params)}):", *flow.lines,
                       f"    return {flow.finish()}"])
     return flow, code
@@ -52,25 +52,12 @@ def test_a_seen_set_is_written_only_with_its_membership_test() -> None:
     assert written >= 3
 
 
-def _draw_while(seed: int, literal: str) -> tuple[Flow, str]:
-    g = Ctx(random.Random(seed), True)
-    name = g.param("list")
-    g.params[-1].literal = literal
-    flow = Flow(g, form_for(CATALOG.get("list", "count")), "list",
-                Var(name, "list", "value", [ast.literal_eval(literal)]), False, "int")
-    flow.start_acc()
-    flow.block(("while", "if"))
-    code = "\n".join([f"def f({', '.join(q.name for q in g.params)}):", *flow.lines,
-                      f"    return {flow.finish()}"])
-    return flow, code
-
-
 def test_two_pointers_pair_each_item_with_its_mirror() -> None:
     """`lo, hi = 0, len(xs) - 1` / `while lo < hi:` reads xs[lo] and xs[hi], then moves
     both ends in; it runs on the teacher's input."""
     written = 0
     for seed in range(200):
-        flow, code = _draw_while(seed, "[3, 8, 1, 6, 4, 9]")
+        flow, code = _draw(seed, "[3, 8, 1, 6, 4, 9]", ("while", "if"))
         head = re.search(r"^    (\w+), (\w+) = 0, len\((\w+)\) - 1$", code, re.M)
         if head is None:
             continue

@@ -408,6 +408,13 @@ class _Program:
             kinds = {"int": ("number", "best"), "float": ("number", "best"), "str": ("parts", "text"),
                      "list": ("list", "number"), "dict": ("number",), "bool": ("number",),
                      "tuple": ("list",), "set": ("list", "number", "set")}[rt]
+        if _FORMATS.search(self.use.text) and rt in ("str", "list", "dict", "set"):
+            # a use that formats its values (case, padding, f-strings) keeps them: a number
+            # accumulator would take only their count (`len([str(v).zfill(3) ...])`)
+            if self.hoisted and kinds == ("number",) and self.loops < 2:  # nested walks hoist it
+                self.hoisted = False
+                kinds = {"dict": ("list", "number"), "bool": ("number", "list")}.get(rt, kinds)
+            kinds = tuple(k for k in kinds if k != "number") or kinds
         self.acc_kind = rng.choice(kinds)
         self.acc = w.name(_ACC_NAMES[self.acc_kind])
         # a best-so-far that starts unset (None) until the first item sets it
@@ -1092,6 +1099,7 @@ class _Program:
 
 
 _NUMERIC = ("int", "float", "digit")
+_FORMATS = re.compile(r"\.(zfill|rjust|ljust|center|title|capitalize|upper|lower|casefold)\(|\bf'|\bf\"")
 _HELPER_PARAMS = {"xs": (), "x": ("value", "current", "entry_"), "n": ("limit", "cutoff"),
                   "ys": ("names", "labels"), "i": ("start", "skip")}
 _RECV_ALT = {  # the other arms of a test: (on the current element, on the whole data)

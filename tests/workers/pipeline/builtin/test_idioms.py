@@ -180,3 +180,28 @@ def test_every_module_the_scaffolding_calls_is_imported(level: str) -> None:
                     seen[module] += 1
                     assert f"import {module}\n" in code, code
     assert seen["itertools"] and sum(seen.values()) > seen["itertools"]  # the scaffolding does reach for them
+
+
+def test_a_use_that_formats_its_values_keeps_them() -> None:
+    """A use that cases, pads or f-formats what it builds is never reduced to its count by
+    a number accumulator (`total += len([str(v).zfill(3) ...])` would discard the work)."""
+    from workers.pipeline.builtin.idioms import _FORMATS, _Miss, _Program
+
+    knobs = Knobs(True, True, False, 2, ("for", "if"))
+    built = 0
+    for (t, method), uses in USES.items():
+        for k, use in enumerate(uses):
+            if use.statement or use.straight_only or use.rtype not in ("str", "list", "set") \
+                    or not _FORMATS.search(use.text):
+                continue
+            for i in range(3):
+                program = _Program(CATALOG.get(t, method), knobs, random.Random(f"fmt:{t}:{method}:{k}:{i}"), use)
+                try:
+                    made = program.build(NAMES)
+                except _Miss:
+                    continue
+                if made is None or program.acc_kind == "direct":
+                    continue
+                built += 1
+                assert program.acc_kind != "number", made[0]
+    assert built >= 20

@@ -76,45 +76,28 @@ class Kit:
     def test(self, v: str) -> str:
         """A test on element v that some values of the data pass and others fail."""
         g = self.g
-        kind = g.rng.randrange(10)
-        if kind == 0:
-            return f"{v} % {g.int_(2, 5)}"
-        if kind in (1, 2):
+
+        def residue() -> str:
             m = g.int_(2, 5)
             return f"{v} % {m} == {g.int_(0, m - 1)}"
-        if kind == 3:
-            return f"{v} > {self.bound()}"
-        if kind == 4:
-            return f"{v} < {self.bound()}"
-        if kind == 5:
-            return f"{v} {g.choice(('in', 'not in'))} {self.other()}"
-        if kind == 6:
-            return f"{v} {g.choice(('>', '>=', '<'))} {g.int_(2, 12)}"
-        if kind == 7:
-            return f"{g.int_(1, 4)} <= {v} <= {self.limit()}"
-        if kind == 8:
-            return f"{v} // {g.int_(2, 10)} {g.choice(('>', '<', '=='))} {g.int_(1, 3)}"
-        return f"{v} != {self.bound()}"
+        tests = (  # drawn first, then only the chosen one draws its literals
+            lambda: f"{v} % {g.int_(2, 5)}", residue, residue,
+            lambda: f"{v} > {self.bound()}", lambda: f"{v} < {self.bound()}",
+            lambda: f"{v} {g.choice(('in', 'not in'))} {self.other()}",
+            lambda: f"{v} {g.choice(('>', '>=', '<'))} {g.int_(2, 12)}",
+            lambda: f"{g.int_(1, 4)} <= {v} <= {self.limit()}",
+            lambda: f"{v} // {g.int_(2, 10)} {g.choice(('>', '<', '=='))} {g.int_(1, 3)}",
+            lambda: f"{v} != {self.bound()}",
+        )
+        return tests[g.rng.randrange(len(tests))]()
 
     def transform(self, v: str) -> str:
         """What a comprehension makes of element v."""
         g = self.g
-        kind = g.rng.randrange(8)
-        if kind == 0:
-            return f"{v} * {g.int_(2, 3)}"
-        if kind == 1:
-            return f"{v} - {self.bound()}"
-        if kind == 2:
-            return f"{v} % 10"
-        if kind == 3:
-            return f"{v} // 2"
-        if kind == 4:
-            return f"{v} * {v}"
-        if kind == 5:
-            return f"-{v}"
-        if kind == 6:
-            return f"({v}, {v} % 2)"
-        return f"{v} + {self.bound()}"
+        made = (lambda: f"{v} * {g.int_(2, 3)}", lambda: f"{v} - {self.bound()}", lambda: f"{v} % 10",
+                lambda: f"{v} // 2", lambda: f"{v} * {v}", lambda: f"-{v}", lambda: f"({v}, {v} % 2)",
+                lambda: f"{v} + {self.bound()}")
+        return made[g.rng.randrange(len(made))]()
 
     def prep(self) -> str | None:
         """At most one line that readies the data (its new name replaces self.data), or None."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from workers.pipeline.builtin.assemble import FunctionBuilder
-from workers.pipeline.builtin.context import Ctx
+from workers.pipeline.builtin.context import Ctx, program_text
 from workers.pipeline.builtin.registry import form_for, subject_type
 from workers.pipeline.constraints.catalog import Entry
 from workers.pipeline.records import Knobs
@@ -95,8 +95,7 @@ def build_compact(entry: Entry, knobs: Knobs, rng: random.Random):  # noqa: ANN2
             eb.other()
         eb.chain(knobs.blueprint)
     lines += _render(entry_name, [p.name for p in g.params], eb)
-    imports = [f"import {m}" for m in sorted(g.imports)]
-    code = "\n".join(imports + ([""] if imports else []) + lines) + "\n"
+    code = program_text(lines, g.imports)
     from workers.pipeline.builtin.program import GeneratedProgram
     return GeneratedProgram(code, entry_name, ", ".join(p.literal for p in g.params))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 import string
 from dataclasses import dataclass, field
 
@@ -39,6 +40,19 @@ _ELEMENT_NAMES = {
 _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle", "pixel",
           "amber", "delta", "north", "lemon", "piano", "ocean", "silver", "garden", "rocket")
 
+
+# modules the scaffolding and uses may call; each program imports those its lines name
+STDLIB_MODULES = ("bisect", "collections", "heapq", "itertools", "math", "operator", "statistics", "string")
+
+
+def program_text(lines: list[str], imports: set[str]) -> str:
+    """A program's source: `import m` for each module in `imports` or called in `lines`
+    (`m.name`, so a line rewritten after it was written still gets its import), then the
+    lines."""
+    body = "\n".join(lines)
+    used = set(imports) | {m for m in STDLIB_MODULES if re.search(rf"(?<![\w.]){m}\.", body)}
+    heads = [f"import {m}" for m in sorted(used)]
+    return "\n".join(heads + ([""] if heads else []) + lines) + "\n"
 
 @dataclass
 class Param:

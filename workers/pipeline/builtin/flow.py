@@ -276,7 +276,6 @@ class Flow:
             self.g.params.append(Param(self.limit, "int", self.limit_literal))
             self.g.remember(self.limit, "int")
             self.limit_added = True
-        self.g.imports.update(m for m in ("math", "statistics", "collections", "string") if f"{m}." in text)
         return text
 
     # --- the sample ---------------------------------------------------------------------
@@ -399,8 +398,6 @@ class Flow:
                 elif var.kind == "word":
                     ways += [f"{acc} += {x}.count({g.choice('aeiost')!r})", f"{acc} -= len({x}.rstrip('s'))"]
                 way = self.pick([w for w in ways if not reads or re.search(rf"\b{x}\b", w)])
-                if "math." in way:
-                    g.imports.add("math")
                 self.line(way)
         elif self.acc_kind == "parts":
             if var.type == "str":
@@ -421,8 +418,6 @@ class Flow:
             if var.type == "float":
                 ways.append(f"math.floor({x})")
             way = g.choice(ways)
-            if "math." in way:
-                g.imports.add("math")
             self.feed(way, "int" if way.startswith("math.") else var.type)
         else:
             self.feed(x, var.type)
@@ -760,7 +755,6 @@ class Flow:
                     a, b = self.named_pair()
                     pairs = f"zip({n}, {n}[1:])"
                     if g.rng.random() < 0.5:  # the standard library's name for it
-                        g.imports.add("itertools")
                         pairs = f"itertools.pairwise({n})"
                     return (pairs,
                             [Var(a, elem, "bound"), Var(b, elem, "bound"), Var(step, elem, "value", here, steps)],
@@ -788,8 +782,6 @@ class Flow:
                                         (f"sorted({n}, key=abs)", lambda v: sorted(v, key=abs)),
                                         (f"heapq.nsmallest(3, {n})", lambda v: sorted(v)[:3]),  # the few smallest
                                         (f"heapq.nlargest(3, {n})", lambda v: sorted(v, reverse=True)[:3])))
-                if walk.startswith("heapq."):
-                    g.imports.add("heapq")
                 return walk, [Var(x, elem, "value", _safe_list(order, items), self.spread(order))], []
             return n, [Var(x, elem, "value", items, self.spread(list))], []
         if src.type == "set":
@@ -978,8 +970,6 @@ class Flow:
             if window is None:
                 todo = self.named(("queue", "pending", "todo", "waiting") if queue else
                                   ("todo", "stack", "queue", "left", "remaining", "pending"))
-                if queue:
-                    g.imports.add("collections")
                 self.line(f"{todo} = collections.deque({walk})" if queue else f"{todo} = list({walk})")
             self.line(f"while {todo}:")
             self.indent += 1

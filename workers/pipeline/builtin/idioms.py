@@ -23,6 +23,7 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
+from workers.pipeline.builtin.context import program_text
 from workers.pipeline.builtin.idiom_uses import USES, Use
 from workers.pipeline.constraints.catalog import Entry
 from workers.pipeline.naturalness.static import static_findings
@@ -260,11 +261,7 @@ class _Program:
             self.nested(env)
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
         body = helper_lines + [head, *w.lines]
-        text = "\n".join(body)  # the modules the scaffolding kept (a loop header may have changed)
-        w.imports.update(m for m in _IMPORTABLE if re.search(rf"(?<![\w.]){m}\.", text))
-        imports = [f"import {m}" for m in sorted(w.imports)]
-        code = "\n".join(imports + ([""] if imports else []) + body) + "\n"
-        return code, entry, ", ".join(lit for _, lit in w.params)
+        return program_text(body, w.imports), entry, ", ".join(lit for _, lit in w.params)
 
     def expr(self, env: Env) -> str:
         if self.helper_call is not None:
@@ -1108,7 +1105,6 @@ _RECV_ALT = {  # the other arms of a test: (on the current element, on the whole
     "map": ((), ()),
 }
 _MODULES = ("math", "bisect")
-_IMPORTABLE = ("math", "itertools", "collections", "operator", "statistics")
 _KEYS = {  # {key}: what a statement use groups the current element by
     "int": ("{x} % {k}", "{x} // {k}", "{x} % 10", "{x} // 10", "{x} % 2", "{x} // {k} * {k}"),
     "digit": ("{x} % {k}", "{x} % 2", "{x} // {k}"),

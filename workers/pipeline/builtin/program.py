@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from workers.pipeline.builtin.compact import build_compact
-from workers.pipeline.builtin.context import Ctx
+from workers.pipeline.builtin.context import Ctx, program_text
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
 from workers.pipeline.builtin.idioms import build_idiom
@@ -104,8 +104,12 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     r = hg.param("float" if subject == "flist" else subject)
     each = subject == "str" and rng.random() < 0.5  # the sub-task word by word (or letter by letter)
     roll = rng.random()
-    words = f"{r}.split()" if roll < 0.45 or roll < 0.65 and "lower" in banned else \
-        f"{r}.lower().split()" if roll < 0.65 else r
+    if roll < 0.45 or (roll < 0.65 and "lower" in banned):
+        words = f"{r}.split()"
+    elif roll < 0.65:
+        words = f"{r}.lower().split()"
+    else:
+        words = r  # letter by letter
     item = r
     if each:
         free = [n for n in (("word", "part", "token", "piece") if words != r else ("ch", "letter", "c"))
@@ -349,8 +353,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
         if not _calls_other(helper_lines + body, banned):
             body[-1] = f"    return {flow.finish(with_call=True)}"
     lines = helper_lines + [f"def {entry_name}({', '.join(q.name for q in g.params)}):", *body]
-    imports = [f"import {m}" for m in sorted(g.imports)]
-    code = "\n".join(imports + ([""] if imports else []) + lines) + "\n"
+    code = program_text(lines, g.imports)
     return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import random
 
-from workers.pipeline.builtin.context import Ctx
+from workers.pipeline.builtin.context import Ctx, program_text
 from workers.pipeline.builtin.flow import Flow, Var
 from workers.pipeline.builtin.registry import form_for
 from workers.pipeline.constraints import load_catalog
@@ -25,9 +25,8 @@ def _draw(seed: int, ptype: str, literal: str, method: str, kinds: tuple[str, ..
     flow.banned = banned
     flow.start_acc()
     flow.block(kinds)
-    imports = [f"import {m}" for m in sorted(g.imports)]
-    code = "\n".join([*imports, f"def f({', '.join(q.name for q in g.params)}):", *flow.lines,
-                      f"    return {flow.finish()}"])
+    code = program_text([f"def f({', '.join(q.name for q in g.params)}):", *flow.lines,
+                         f"    return {flow.finish()}"], g.imports)  # as build_program writes it
     return flow, code
 
 

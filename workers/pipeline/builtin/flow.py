@@ -230,6 +230,10 @@ class Flow:
         self.outside = 0
         self.efacts: list[tuple[str, Any, bool]] = []  # element tests known true or false here
         self.banned: set[str] = set()  # the target's call names: scaffolding never calls them
+        # whole-input tests by their template: a program asks each question of its input once
+        # (not `min(xs) < 27`, then `min(xs) < 20` inside it with another bound)
+        self.template_of: dict[str, str] = {}
+        self.templates_used: set[str] = set()
 
     def fits(self, text: str) -> bool:
         """Whether scaffolding `text` stays clear of the target's call names (a call of
@@ -615,6 +619,8 @@ class Flow:
         pools = {"n": ns, "v": _items(live, t), "s": _sums(live, t)}
         out = []
         for template, test in options:
+            if template in self.templates_used:
+                continue
             limit = self.threshold() if "{limit}" in template else ""
             slot = next((k for k in pools if "{" + k + "}" in template), None)
             pool = pools[slot] if slot else [0]
@@ -622,6 +628,7 @@ class Flow:
                 continue
             for n in (g.rng.sample(pool, min(4, len(pool))) if slot else [0]):
                 text = template.format(x=x, limit=limit, **{slot or "n": repr(n) if slot == "v" else n})
+                self.template_of[text] = template
                 out.append((text, [_safe(test, vals[i], self.limit_at(i), n) for i in range(SAMPLES)]))
         return out
 
@@ -652,7 +659,7 @@ class Flow:
             if chained and not no1:
                 continue
             for text2, m2 in ([(None, 0)] if not chained else cands):
-                if text2 == text1:
+                if text2 is not None and self.template_of.get(text2, text2) == self.template_of.get(text1, text1):
                     continue
                 arms = [yes1] if text2 is None else [yes1, no1 & m2]
                 rest = no1 if text2 is None else no1 & ~m2
@@ -1088,7 +1095,8 @@ class Flow:
             tests: list[str] = []
             for text, _ in self.whole_tests():
                 facts = self.facts + [(t, False) for t in tests]
-                if text not in self.guards + tests and decided(text, facts) is None:
+                if text not in self.guards + tests and decided(text, facts) is None \
+                        and self.template_of[text] not in {self.template_of.get(t) for t in tests}:
                     tests.append(text)
                     if len(tests) == 1 + int(chained):
                         break
@@ -1099,6 +1107,7 @@ class Flow:
             arms = [list(self.live)] * (len(tests) + int(with_else))
             choice = tests, 0, arms
         tests, deep, arms = choice
+        self.templates_used.update(self.template_of.get(t, t) for t in tests)
         outer, outer_live, outer_outside = self.facts, self.live, self.outside
         self.outside += len(arms) - 1
         for b, cond in enumerate(tests + (["else"] if with_else else [])):

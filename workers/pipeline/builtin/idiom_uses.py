@@ -497,7 +497,7 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("len({{v % len({xs}) for v in {xs}}})", "int", "ints", names="distinct_slots count_buckets"),
     ),
     ("list", "[i]"): (
-        _u("{xs}[{xs}[{i}] % len({xs})]", "int", "ints", names="follow_pointer jump_to"),
+        _u("{xs}[{xs}[{i} % len({xs})] % len({xs})]", "int", "ints", names="follow_pointer jump_to"),
         _u("{xs}[{xs}[0] % {k}]", "int", "ints", calls=False, names="follow_first hop_once"),
     ),
     ("str", "[i]"): (

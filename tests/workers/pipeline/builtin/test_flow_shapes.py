@@ -90,3 +90,17 @@ def test_halves_are_the_values_a_halving_loop_visits() -> None:
     assert _halves(10) == [10, 5, 2, 1]
     assert _halves(1) == [1]
     assert _halves(0) == [] and _halves(None) == []
+
+
+def test_a_program_asks_each_whole_input_question_once() -> None:
+    """Nested or chained tests on the whole input never reuse a template with another
+    bound (not `min(xs) < 27`, then `min(xs) < 20` inside it)."""
+    several = 0
+    for seed in range(150):
+        flow, code = _draw(seed, "[3, 11, 4, 19, 8, 2]", ("if", "if-elif", "if"))
+        asked = [m.group(1) for m in re.finditer(r"^\s*(?:if|elif) (.*):$", code, re.M)
+                 if m.group(1) in flow.template_of]
+        templates = [flow.template_of[t] for t in asked]
+        assert len(set(templates)) == len(templates), code
+        several += len(asked) >= 3
+    assert several >= 30

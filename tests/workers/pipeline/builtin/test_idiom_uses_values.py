@@ -200,3 +200,13 @@ def test_each_depth0_use_alone_writes_programs_that_tell_inputs_apart(key: tuple
     monkeypatch.setitem(idioms.USES, key, (use,))
     for level in ["C2"] + (["C1"] if not use.calls else []):
         assert _good_draw(key, level) is not None, (use.text, level)
+
+
+def test_a_pointer_use_wraps_a_start_past_the_end() -> None:
+    """`{i}` is a parameter the pipeline's inputs redraw (44 for a literal 0): the pointer
+    walk reads the start modulo the length, as it reads the jump (IndexError before)."""
+    from workers.pipeline.builtin.idiom_uses import USES
+    text = next(u.text for u in USES[("list", "[i]")] if "{i}" in u.text)
+    xs = [5, 2, 7, 1, 8, 3]
+    values = [eval(text.format(xs="xs", i=str(i)), {"xs": xs}) for i in (0, 4, 44, 90)]  # noqa: S307
+    assert values == [3, 7, 2, 3]

@@ -1,16 +1,22 @@
 """Selecting a slice of the grid for a batch: filters, per-level counts, seeded blueprints.
 
-The grid is stratified, uniform over types and then over methods: the cells of a level are
-dealt in rounds, each round one cell per matching type in a seeded order, and each type
-walks its own seeded permutation of its methods. So any 11 consecutive cells of a level
-over all 11 types hold every type once (a 66-program C1-C6 batch holds all 66 (type, level)
-cells), no type takes more than its 1/n share, and a type's methods all come up before one
-repeats.
+The grid is dealt uniformly over catalog entries, with a floor per type (the policy the
+paper's released run approximates by cycling through every (type, method) pair): a level's
+first cells hold one entry of every matching type, in a seeded order, so a 66-program
+C1-C6 batch holds all 66 (type, level) cells; the rest walk seeded permutations of all the
+matching entries, each entry once per pass, so every method comes up before any repeats and
+a type's share follows its number of methods (`str`, 65 of 186 entries, about 35%). No type
+takes more than MAX_TYPE_SHARE of a level's cells (its 1/n share where fewer than three
+types match, so a two-type batch splits evenly). Uniform over types instead gave each of the
+five one-entry types (`zip`, `enumerate` ...) as many programs as all 65 `str` methods
+together: 45% of a batch on five functions.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
 
@@ -18,6 +24,9 @@ from workers.pipeline.constraints.catalog import Catalog, Entry
 from workers.pipeline.constraints.levels import resolve_level, with_blueprint
 from workers.pipeline.constraints.syntax import canonical_method
 from workers.pipeline.records import Constraint, Knobs
+
+
+MAX_TYPE_SHARE = 0.4  # of a level's cells, for any one type (the issue-15 bound)
 
 
 class SelectionError(ValueError):
@@ -54,7 +63,7 @@ def _matches(entry: Entry, wanted: set[str]) -> bool:
 def select(catalog: Catalog, types: Sequence[str] | None = None,
            methods: Sequence[str] | None = None,
            levels: Sequence[str | Knobs] = ("C1",), count: int = 1, seed: int = 0) -> list[Constraint]:
-    """`count` cells per level, stratified over types then methods (`stratified_entries`);
+    """`count` cells per level, uniform over entries with a floor per type (`stratified_entries`);
     each cell's blueprint is drawn from a generator seeded by (seed, level, position), so
     the slice is a function of its spec."""
     if count < 1:
@@ -72,21 +81,28 @@ def select(catalog: Catalog, types: Sequence[str] | None = None,
 
 
 def stratified_entries(entries: Sequence[Entry], count: int, tag: str) -> list[Entry]:
-    """`count` entries: round r holds one entry of every type, the types in an order
-    seeded by (tag, r); a type's k-th entry is the k-th of its own seeded method order
-    (a fresh permutation after each full pass)."""
+    """`count` entries: first one of every type (the types in an order seeded by `tag`,
+    each its seeded pick), then seeded permutations of all `entries` (the floor's entries
+    sit out the first pass), each entry once per pass, skipping a type at its cap."""
     by_type = {t: list(group) for t, group in groupby(sorted(entries, key=lambda e: e.type),
                                                       key=lambda e: e.type)}
-    types = sorted(by_type)
-    walks: dict[tuple[str, int], list[Entry]] = {}
-    out: list[Entry] = []
-    for round_ in range(-(-count // len(types))):
-        order = list(types)
-        random.Random(f"grid:{tag}:types:{round_}").shuffle(order)
-        for t in order[:count - len(out)]:
-            lap, k = divmod(round_, len(by_type[t]))
-            if (t, lap) not in walks:
-                walks[(t, lap)] = list(by_type[t])
-                random.Random(f"grid:{tag}:{t}:{lap}").shuffle(walks[(t, lap)])
-            out.append(walks[(t, lap)][k])
+    order = sorted(by_type)
+    random.Random(f"grid:{tag}:types").shuffle(order)
+    out = [random.Random(f"grid:{tag}:{t}").choice(by_type[t]) for t in order[:count]]
+    floor = set(out)
+    cap = max(math.ceil(MAX_TYPE_SHARE * count), math.ceil(count / len(by_type)))
+    taken = Counter(e.type for e in out)
+    everything = [e for group in by_type.values() for e in group]
+    lap = 0
+    while len(out) < count:
+        walk = list(everything)
+        random.Random(f"grid:{tag}:entries:{lap}").shuffle(walk)
+        for entry in walk:
+            if len(out) == count:
+                break
+            if (lap == 0 and entry in floor) or taken[entry.type] >= cap:
+                continue
+            out.append(entry)
+            taken[entry.type] += 1
+        lap += 1
     return out

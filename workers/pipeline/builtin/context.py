@@ -111,6 +111,16 @@ class Ctx:
             return self.param(type_name)
         return self.lit(type_name)
 
+    def variable(self, type_name: str) -> str | None:
+        """A value of the type that is not a literal: a known variable not avoided, else a
+        new parameter while there is room; None when neither is left."""
+        known = [v for v in self.pool.get(type_name, []) if v not in self.avoid]
+        if known:
+            return self.rng.choice(known)
+        if len(self.params) < self.max_params and type_name in _NAMES:
+            return self.param(type_name)
+        return None
+
     # --- literals ----------------------------------------------------------------------
     def int_(self, lo: int, hi: int) -> int:
         return self.rng.randint(lo, hi)

@@ -43,7 +43,9 @@ def binop(op: str, t: str) -> Form:
 
 def index(t: str) -> Form:
     if t == "dict":
-        return via_slot(lambda g, r, a: f"({r} | {{{a}: {g.int_(0, 9)}}})[{a}]", "int", "str",
+        # the input's value for the key, a default where it lacks it (the merge puts the
+        # input last, so its own value wins: `(d | {k: 0})[k]` would always be 0)
+        return via_slot(lambda g, r, a: f"({{{a}: {g.int_(0, 9)}}} | {r})[{a}]", "int", "str",
                         lambda g, r: g.key())
 
     def render(g: Ctx, r: str, a: str) -> str:
@@ -70,17 +72,21 @@ def compare(op: str, t: str) -> Form:
                         lambda g, r: element(g, t, r))
 
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        """A chained comparison nests: `low <= x <= high` (each operator is one use)."""
-        last = g.other(t)
-        expr = f"{r} {op} {p(last)}"
-        for _ in range(nest - 1):
-            g.avoid, kept = g.avoid | {last}, g.avoid  # never `a >= a` inside the chain
+        """A chained comparison nests: `low <= x <= high` (each operator is one use). At
+        most one operand is a literal: two side by side compare constants (`{3, 2} >= {8}`
+        is False for every input, and so is the whole chain)."""
+        operands = [r]
+        for _ in range(nest):
+            g.avoid, kept = g.avoid | set(operands), g.avoid  # never `a >= a` inside the chain
             nxt = g.other(t)
+            if not nxt.isidentifier() and any(not o.isidentifier() for o in operands):
+                nxt = g.variable(t) or nxt
             g.avoid = kept
-            nxt = nxt if nxt != last else g.lit(t)
-            expr, last = f"{expr} {op} {p(nxt)}", nxt
-        return Piece(expr, "bool")
+            nxt = nxt if nxt != operands[-1] else g.lit(t)
+            operands.append(nxt)
+        return Piece(f" {op} ".join(p(o) if k else o for k, o in enumerate(operands)), "bool")
     return make
+
 
 
 def length(t: str) -> Form:

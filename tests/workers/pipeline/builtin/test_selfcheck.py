@@ -102,3 +102,17 @@ def test_synthesized_inputs_follow_the_reference_lengths() -> None:
     for cand in synthesize_inputs("[1, 2], 'ab', {3, 4}", 20, seed=9):
         items, text, tags = ast.literal_eval(f"({cand.args},)")
         assert 5 <= len(items) <= 10 and 5 <= len(text) <= 12 and 1 <= len(tags) <= 10
+
+
+def test_an_output_all_inputs_but_one_share_counts_against_a_draw() -> None:
+    """A draw whose output only one input in seven tells apart scores worse than one whose
+    output follows the input, so the generator prefers the second."""
+    nearly = """def same(items):
+    return items.count(99) > 0 or len(items) > 30
+"""
+    verdict = self_check(nearly, "same", "[1, 2, 99]", seed=5)
+    assert verdict.findings == ("nearly_constant",) and verdict.score == 2
+    varied = """def total(items):
+    return sum(items) % 7
+"""
+    assert self_check(varied, "total", "[1, 2, 99]", seed=5).clean

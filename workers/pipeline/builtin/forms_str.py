@@ -19,11 +19,21 @@ def nonempty(a: str) -> str:
     return f"{p(a)} or {SEPS[len(a) % len(SEPS)]}"
 
 
-def _strip(m: str):  # noqa: ANN202
-    def render(g: Ctx, r: str) -> str:
-        arg = g.choice(("", "", repr(g.word(1, 3)), "' '"))
-        return f"{p(r)}.{m}({arg})"
-    return render
+# what a strip peels off, as people write it: whitespace, punctuation, digits, separators;
+# no set holds another, so no call in a chain is spent (`.strip('.,!?').strip('!?')`)
+STRIP_SETS = ("", "'.,!?'", "'0123456789'", "'-_'", "';:'", "'#*'")
+
+
+def _strip(m: str) -> Form:
+    """A strip nests as people chain them: each call peels another set of characters
+    (`line.strip().strip('.,!?')`, `code.rstrip('0123456789').rstrip('-_')`), so no call
+    repeats the one inside it (an idempotent chain) and each one can change the text."""
+    def make(g: Ctx, r: str, nest: int) -> Piece:
+        expr = p(r)
+        for chars in g.rng.sample(STRIP_SETS, nest):
+            expr = f"{expr}.{m}({chars})"
+        return Piece(expr, "str")
+    return make
 
 
 def _fmt_spec(g: Ctx) -> str:
@@ -70,7 +80,7 @@ def str_form(method: str) -> Form | None:
     if method in CASES:
         return via_self(lambda g, r: f"{p(r)}.{method}()", t, t, idempotent=True)
     if method in ("strip", "lstrip", "rstrip"):
-        return via_self(_strip(method), t, t, idempotent=True)
+        return _strip(method)
     if method in PREDICATES:
         return via_self(lambda g, r: f"{p(r)}.{method}()", "bool", t)
     if method in ("center", "ljust", "rjust"):

@@ -30,3 +30,12 @@ def test_a_chained_comparison_holds_at_most_one_literal() -> None:
         literals += sum(not o.isidentifier() for o in operands)
         assert sum(not o.isidentifier() for o in operands) <= 1, chain  # `{3, 2} <= {8}`: constant
     assert literals > 50
+
+
+def test_a_strip_chain_peels_a_new_set_of_characters_at_each_call() -> None:
+    from workers.pipeline.builtin.forms_str import STRIP_SETS, str_form
+    for seed in range(40):
+        g = Ctx(random.Random(seed), False)
+        text = str_form("rstrip")(g, "code", 3).expr
+        sets = re.findall(r"\.rstrip\(([^)]*)\)", text)
+        assert len(sets) == 3 and len(set(sets)) == 3 and set(sets) <= set(STRIP_SETS), text

@@ -19,11 +19,12 @@ static check and rules before it is returned (`_build_statement`).
 from __future__ import annotations
 
 import ast
+import importlib
 import random
 import re
 from dataclasses import dataclass, field, replace
 
-from workers.pipeline.builtin.context import program_text
+from workers.pipeline.builtin.context import STDLIB_MODULES, program_text
 from workers.pipeline.builtin.idiom_uses import USES, Use
 from workers.pipeline.constraints.catalog import Entry
 from workers.pipeline.naturalness.static import static_findings
@@ -117,6 +118,10 @@ JOINED_TESTS = 0.2  # element tests that join two tests of other families with a
 DIRECT_RETURNS = 0.85  # blueprints of tests only on the input that return from their arms, no accumulator
 EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
 DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)
+CLOSING_SHARE = 0.35  # C6 programs of a whole-input use that call the helper in the report, not before the walk
+TESTED_SHARE = 0.4  # those (under a test on the input) whose first test asks the helper
+WALKED_SHARE = 0.4  # those (in a for loop) whose loop walks the helper's items
+HELPER_PREP_SHARE = 0.35  # C6 helpers that first ready their data (sorted, cleaned) before the use
 
 
 class _Miss(Exception):
@@ -255,6 +260,7 @@ class _Program:
             helper_lines = self.helper(env)
             if helper_lines is None:
                 return None
+            self.helper_src = "\n".join(helper_lines)
         if not self.knobs.control_flow_depth:
             self.straight(env)
         else:
@@ -285,6 +291,16 @@ class _Program:
             mapping[k] = sub.name({"xs": _DATA_NAMES[self.kind], "ys": ("names", "labels"),
                                    "x": ("value", "pivot", "current"), "i": ("start", "skip"),
                                    "n": ("limit", "cutoff"), "w": ("text", "phrase")}[k])
+        params_of = dict(mapping)
+        body = []
+        if used == ["xs"] and self.rng.random() < HELPER_PREP_SHARE:
+            ready = self.readied(mapping["xs"])
+            name = sub.name(("ordered", "cleaned", "values", "ready", "prepared"))
+            plain = self.use.text.format(**{**self.lits, **mapping})
+            readied = self.use.text.format(**{**self.lits, **mapping, "xs": name})
+            if ready is not None and _differs(mapping["xs"], plain, [f"{name} = {ready}"], readied, self.data_lit):
+                body.append(f"    {name} = {ready}")  # the helper readies its data first: a sub-task of its own
+                mapping = {**mapping, "xs": name}
         text = self.use.text.format(**{**self.lits, **mapping})
         if "math." in text:
             self.w.imports.add("math")
@@ -303,7 +319,22 @@ class _Program:
                     args.append(self.render(e, "{" + k + "}"))
             return f"{hname}({', '.join(args)})"
         self.helper_call = call
-        return [f"def {hname}({', '.join(mapping[k] for k in used)}):", f"    return {text}"]
+        params = [params_of[k] for k in used]
+        return [f"def {hname}({', '.join(params)}):", *body, f"    return {text}"]
+
+    def readied(self, xs: str) -> str | None:
+        """The helper's data made ready for the use, keeping every item (sorted, cleaned,
+        scaled); None where the level allows no other call or every option calls the target."""
+        a = self.rng.randint(2, 4)
+        options = {"ints": (f"sorted({xs})", f"sorted({xs}, reverse=True)", f"[abs(v) for v in {xs}]",
+                            f"[v * {a} for v in {xs}]", f"[v % {a * 5} for v in {xs}]", f"list(reversed({xs}))"),
+                   "words": (f"sorted({xs})", f"[w.lower() for w in {xs}]", f"sorted({xs}, key=len)",
+                             f"[w.strip() for w in {xs}]", f"list(reversed({xs}))"),
+                   "prices": (f"sorted({xs})", f"[round(p, 1) for p in {xs}]", f"[abs(p) for p in {xs}]",
+                              f"sorted({xs}, reverse=True)"),
+                   "text": (f"{xs}.lower()", f"{xs}.strip()", f"{xs}.replace('-', ' ')", f"' '.join({xs}.split())")}
+        free = self.methods(*options[self.kind])
+        return self.rng.choice(free) if free else None
 
     # --- depth 0 ----------------------------------------------------------------------
     def straight(self, env: Env) -> None:
@@ -418,8 +449,19 @@ class _Program:
         self.unset = self.acc_kind == "best" and self.loops and not self.hoisted and rng.random() < 0.5
         init = {"number": "0.0" if rt == "float" else "0", "best": "0.0" if rt == "float" else "0",
                 "list": "[]", "parts": "[]", "counts": "{}", "set": "set()", "text": "''"}[self.acc_kind]
-        if self.hoisted:
-            e = self.expr(env)
+        # C6: the helper's one call seeds the result, is the first test on the input, gives the
+        # outer loop its items, or joins what the walk gathered in the returned value
+        if self.hoisted and self.helper_call is not None:
+            self.called = self.expr(env)  # the one call of the helper, on the whole input
+            roll = rng.random()
+            if roll < TESTED_SHARE and blueprint[0] in ("if", "if-elif") and self.helper_value() is not None:
+                self.tested = True  # the helper's value is the first test on the input
+            elif roll < WALKED_SHARE and blueprint[0] == "for":
+                self.walked = self.item_kind(self.helper_value())  # the walk goes over the helper's items
+            elif roll > 1 - CLOSING_SHARE and self.acc_kind in _CLOSING:
+                self.closing = True
+        if self.hoisted and not self.closing and not self.tested and not self.walked:
+            e = self.called or self.expr(env)
             init = {"number": e if rt in ("int", "float") else f"1 if {e} else 0" if rt == "bool"
                     else f"len({e})", "best": e, "parts": f"[{e}]",
                     "list": f"list({e})" if rt == "tuple" else f"sorted({e})" if rt == "set" else e,
@@ -431,6 +473,13 @@ class _Program:
 
     direct_mode = False
     unset = False
+    closing = False  # C6: the helper is called in the report, not before the walk
+    tested = False  # C6: the helper is called in the first test on the input
+    walked: str | None = None  # C6: the kind of the helper's items the outer loop walks
+    walk_written = False
+    test_written = False
+    helper_src = ""
+    called = ""  # C6, a use on the whole input: the helper's call
     open_tests = False  # some test without an else: a path falls through to the end
 
     def direct(self, env: Env, blueprint: tuple[str, ...]) -> None:
@@ -488,6 +537,8 @@ class _Program:
     def report(self) -> str:
         acc, rng = self.acc, self.rng
         top = self.top_xs
+        if self.closing:
+            return self.closed()
         if self.acc_kind == "parts":
             sep = rng.choice((repr(' '), repr(', '), repr('-'), repr('|'), repr(''), repr('/'), repr('; ')))
             return rng.choice((f"{sep}.join({acc})", f"{sep}.join({acc})", f"{sep}.join(sorted({acc}))",
@@ -525,6 +576,28 @@ class _Program:
             return rng.choice((acc, f"{acc} if {acc} is not None else {'0.0' if self.use.rtype == 'float' else '0'}"))
         return acc
 
+    def closed(self) -> str:
+        """C6, the helper called at the end: its value on the whole input joined with what
+        the walk gathered (the walk's total and the helper's, the items found and the
+        helper's list, the parts with the helper's text in front)."""
+        acc, rt, kind = self.acc, self.use.rtype, self.acc_kind
+        call = self.called
+        sep = repr(self.rng.choice((" ", ", ", "-", "|", "/")))
+        options = {
+            "number": {"int": (f"{acc} + {call}", f"{call} - {acc}", f"({acc}, {call})", f"max({acc}, {call})"),
+                       "float": (f"round({acc} + {call}, 2)", f"round({call} - {acc}, 2)", f"(round({acc}, 2), {call})"),
+                       "bool": (f"({acc}, {call})",)}.get(
+                           rt, (f"{acc} + len({call})", f"({acc}, len({call}))")),
+            "list": {"list": (f"{acc} + {call}", f"{call} + {acc}", f"({acc}, {call})"),
+                     "tuple": (f"{acc} + list({call})", f"({acc}, {call})"),
+                     "set": (f"{acc} + sorted({call})", f"(sorted({call}), {acc})")}.get(rt, (f"({acc}, {call})",)),
+            "parts": (f"{sep}.join([{call}, *{acc}])", f"{sep}.join({acc} + [{call}])",
+                      f"{call} + {sep}.join({acc})"),
+            "text": (f"{call} + {acc}", f"{acc} + {call}", f"({acc}, {call})"),
+            "set": (f"sorted({acc} | {call})", f"sorted({acc} - {call})", f"len({acc} & {call})"),
+        }[kind]
+        return self.rng.choice(options)
+
     def block(self, kinds: tuple[str, ...], env: Env) -> None:
         kind, rest = kinds[0], kinds[1:]
         if kind == "for":
@@ -548,7 +621,12 @@ class _Program:
         w, rng = self.w, self.rng
         start = len(w.lines)
         env = replace(env, prev=None, seen=None)  # an inner loop's element has no predecessor of its own
-        if env.x is None:
+        if env.x is None and self.walked and not self.walk_written:
+            self.walk_written = True  # the helper's items, once, in the outer loop
+            x = w.name(_ELEM_NAMES[self.walked])
+            w.line(f"for {x} in {self.called}:")
+            sub = replace(env, x=x, x_kind=self.walked, loop_depth=env.loop_depth + 1)
+        elif env.x is None:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
                 # the words of a text (commas read as spaces: no empty word), compared without case
@@ -831,6 +909,9 @@ class _Program:
 
     def condition(self, env: Env, families: set[str]) -> tuple[str, str]:
         """(test, family): a family no enclosing or earlier test on this value used."""
+        if self.tested and env.x is None and not self.test_written:
+            self.test_written = True
+            return self.helper_test(), "helper"
         group = env.x_kind if env.x is not None else "data"
         if group == "data" and len(families) >= DATA_TESTS:
             raise _Miss("tests on the whole input nest this deep rarely run every arm")
@@ -923,8 +1004,58 @@ class _Program:
         del w.conds[marked:]
         outer -= fams
 
+    def helper_value(self) -> object | None:
+        """The C6 helper's value on the call's own input (None when it cannot be told)."""
+        try:
+            return self.evaluate(self.called)
+        except Exception:  # noqa: BLE001 - a value the params cannot give
+            return None
+
+    def evaluate(self, text: str) -> object:
+        """`text` on the call's own input, with the helper defined."""
+        space: dict[str, object] = {m: importlib.import_module(m) for m in STDLIB_MODULES}
+        exec(compile(self.helper_src, "<helper>", "exec"), space)  # noqa: S102 - our own lines
+        space.update({n: ast.literal_eval(lit) for n, lit in self.w.params})
+        return eval(text, space)  # noqa: S307 - our own text
+
+    @staticmethod
+    def item_kind(value: object) -> str | None:
+        """The element kind of a helper's value a loop can walk in a fixed order (a list,
+        tuple or text of numbers or words), else None."""
+        if isinstance(value, str):
+            return "char" if len(value) > 1 else None
+        if not isinstance(value, (list, tuple)) or len(value) < 2:
+            return None
+        kinds = {type(v) for v in value}
+        if kinds == {int}:
+            return "int"
+        if kinds <= {int, float} and float in kinds:
+            return "float"
+        if kinds == {str} and all(value):
+            return "word" if any(len(v) > 1 for v in value) else "char"
+        return None
+
+    def helper_test(self) -> str:
+        """A test on the helper's value over the whole input, its bound taken from the
+        call's own input so that inputs near it fall on either side."""
+        call, value, rng = self.called, self.helper_value(), self.rng
+        if isinstance(value, bool):
+            return rng.choice((call, f"not {call}"))
+        if isinstance(value, (int, float)):
+            bound = value + rng.choice((-1, 1)) if isinstance(value, int) else round(value, 1)
+            return rng.choice((f"{call} > {bound}", f"{call} < {bound}", f"{call} >= {bound}"))
+        size = len(value) if hasattr(value, "__len__") else 0  # type: ignore[arg-type]
+        if size <= 1:  # an empty result or not
+            return rng.choice((call, f"not {call}"))
+        return rng.choice((f"len({call}) > {size - 1}", f"len({call}) < {size + 1}", f"len({call}) >= {size}"))
+
     def truth(self, test: str) -> bool | None:
         """The test's value on the call's own input (None when it cannot be told)."""
+        if self.tested and self.called in test:  # the helper's own test
+            try:
+                return bool(self.evaluate(test))
+            except Exception:  # noqa: BLE001 - a test on a name the params lack
+                return None
         try:
             space = {n: ast.literal_eval(lit) for n, lit in self.w.params}
             builtins = {"len": len, "sum": sum, "max": max, "min": min, "set": set, "sorted": sorted, "any": any}
@@ -1096,6 +1227,25 @@ class _Program:
 
 
 _NUMERIC = ("int", "float", "digit")
+_CLOSING = ("number", "list", "parts", "text", "set")  # accumulators the helper's value joins at the end
+
+
+def _differs(param: str, plain: str, prep: list[str], readied: str, literal: str) -> bool:
+    """Whether readying the data first (`prep`, then `readied`) changes the use's value on
+    the call's own data: a step that changes nothing there reads as a deletable line."""
+    def run(lines: list[str], value: str) -> object:
+        body = "\n".join(f"    {t}" for t in [*lines, f"return {value}"])
+        space: dict[str, object] = {m: importlib.import_module(m) for m in STDLIB_MODULES}
+        exec(compile(f"def f({param}):\n{body}\n", "<helper>", "exec"), space)  # noqa: S102 - our own lines
+        return space["f"](ast.literal_eval(literal))  # type: ignore[operator]
+    def canon(value: object) -> object:  # a set compared by its items, not its hash order
+        return sorted(map(repr, value)) if isinstance(value, (set, frozenset)) else value
+    try:
+        return canon(run([], plain)) != canon(run(prep, readied))
+    except Exception:  # noqa: BLE001 - a use that fails on the readied data is not readied
+        return False
+
+
 _FORMATS = re.compile(r"\.(zfill|rjust|ljust|center|title|capitalize|upper|lower|casefold)\(|\bf'|\bf\"")
 _HELPER_PARAMS = {"xs": (), "x": ("value", "current", "entry_"), "n": ("limit", "cutoff"),
                   "ys": ("names", "labels"), "i": ("start", "skip")}

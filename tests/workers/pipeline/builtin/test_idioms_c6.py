@@ -1,0 +1,105 @@
+"""C6 idiom draws: where the helper holding the use is called (before the walk, in the first
+test on the input, in the returned value) and helpers that ready their data first."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from collections import Counter
+
+from workers.pipeline.builtin.idioms import _differs, _Program, build_idiom
+from workers.pipeline.constraints import LEVELS, load_catalog
+from workers.pipeline.constraints.levels import with_blueprint
+from workers.pipeline.records import Constraint
+from workers.pipeline.static_check import measure_structure
+
+CATALOG = load_catalog()
+NAMES = ("process_batch",)
+# entries whose uses read the whole data (so the helper is called once, on all of it)
+WHOLE = [("zip", "zip"), ("enumerate", "enumerate"), ("str", "split"), ("set", "&"), ("list", "index")]
+
+
+def c6_draws(count: int) -> list[tuple[Constraint, str, str, str]]:
+    out = []
+    for t, method in WHOLE:
+        entry = CATALOG.get(t, method)
+        for i in range(count):
+            knobs = with_blueprint(LEVELS["C6"], random.Random(f"c6:{t}:{i}"))
+            made = build_idiom(entry, knobs, random.Random(f"c6:{t}:{method}:{i}"), NAMES)
+            if made is not None:
+                out.append((Constraint(t, method, "C6", knobs), *made))
+    return out
+
+
+def placement(code: str, entry: str) -> str:
+    """Where the entry calls its helper: 'test' (an if's test), 'report' (the last
+    return), 'walk' (the outer loop's items), 'seed' (a line before the walk) or 'leaf'
+    (inside the walk)."""
+    tree = ast.parse(code)
+    helper = next(f.name for f in tree.body if isinstance(f, ast.FunctionDef) and f.name != entry)
+    main = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == entry)
+
+    def calls(node: ast.AST) -> bool:
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == helper
+                   for n in ast.walk(node))
+    if isinstance(main.body[-1], ast.Return) and calls(main.body[-1]):
+        return "report"
+    for node in ast.walk(main):
+        if isinstance(node, ast.If) and calls(node.test):
+            return "test"
+    first = next(k for k, s in enumerate(main.body) if isinstance(s, (ast.For, ast.While, ast.If)))
+    if isinstance(main.body[first], ast.For) and calls(main.body[first].iter):
+        return "walk"
+    return "seed" if any(calls(s) for s in main.body[:first]) else "leaf"
+
+
+def test_the_helper_is_called_before_the_walk_in_a_test_as_the_walk_or_in_the_report() -> None:
+    seen = Counter()
+    for cell, code, entry, _ in c6_draws(30):
+        measured = measure_structure(code, entry, cell)
+        if not measured.matches:
+            continue
+        where = placement(code, entry)
+        seen[where] += 1
+        if where == "test":  # the first test on the input asks the helper, under no loop
+            tree = ast.parse(code)
+            main = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == entry)
+            first = next(s for s in main.body if isinstance(s, (ast.For, ast.While, ast.If)))
+            assert isinstance(first, ast.If) and "(" in ast.unparse(first.test), code
+    assert seen["seed"] >= 15 and seen["report"] >= 15 and seen["test"] >= 5 and seen["walk"] >= 2, seen
+
+
+def test_a_helper_readies_its_data_only_where_that_changes_its_value() -> None:
+    readied = 0
+    for _, code, entry, args in c6_draws(30):
+        tree = ast.parse(code)
+        helper = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name != entry)
+        if len(helper.body) != 2 or not isinstance(helper.body[0], ast.Assign):
+            continue
+        readied += 1
+        # the helper's value with the step and with the step left out differ on the call's data
+        main = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == entry)
+        space: dict[str, object] = {}
+        exec(compile(code, "<c6>", "exec"), space)  # noqa: S102 - the generator's own program
+        name = helper.body[0].targets[0].id  # type: ignore[attr-defined]
+        param = helper.args.args[0].arg
+        plain = re.sub(rf"\b{name}\b", param, ast.unparse(helper.body[1].value))  # type: ignore[union-attr]
+        exec(compile(f"def plain_({param}):\n    return {plain}\n", "<plain>", "exec"), space)  # noqa: S102
+        value = ast.literal_eval(f"({args},)")[0]
+        assert space[helper.name](value) != space["plain_"](value), code  # type: ignore[operator]
+    assert readied >= 3
+
+
+def test_differs_tells_a_step_that_changes_the_value_from_one_that_does_not() -> None:
+    assert not _differs("xs", "sum(xs)", ["ordered = sorted(xs)"], "sum(ordered)", "[3, 1, 2]")
+    assert _differs("xs", "xs[0]", ["ordered = sorted(xs)"], "ordered[0]", "[3, 1, 2]")
+    assert not _differs("xs", "xs[9]", ["ordered = sorted(xs)"], "ordered[9]", "[3, 1, 2]")  # raises: no
+
+
+def test_a_loop_walks_only_helper_values_of_one_kind_in_a_fixed_order() -> None:
+    kind = _Program.item_kind
+    assert (kind([3, 1]), kind([1.5, 2]), kind(["ab", "c"]), kind(["a", "b"]), kind("abc")) == \
+        ("int", "float", "word", "char", "char")
+    assert kind({1, 2}) is None and kind([(1, 2), (3, 4)]) is None and kind([1]) is None
+    assert kind(["a", ""]) is None and kind([1, "a"]) is None and kind(7) is None

@@ -167,6 +167,8 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("0 < {x} < {n}", lambda v, k, n: 0 < v < n), ("len(str({x})) > 1", lambda v, k, n: len(str(v)) > 1),
             ("{x} != {limit}", lambda v, k, n: v != k)),
 }
+_PLAIN_WHOLE = {t for group in _WHOLE.values() for t, _ in group
+                if re.fullmatch(r"len\(\{x\}\) (>|<|% 2 ==) (\{n\}|0)", t)}
 SAMPLES = 12  # inputs whole-input tests are chosen on: the teacher's, then type-directed ones
 MIN_ARM = (4, 2)  # of them, what each arm off the deepest path gets: wanted, at least
 MAX_PATHS = 2  # inputs the arms under whole-input tests may need in all before an else joins
@@ -632,6 +634,11 @@ class Flow:
                 out.append((text, [_safe(test, vals[i], self.limit_at(i), n) for i in range(SAMPLES)]))
         return out
 
+    def plain(self, text: str) -> int:
+        """1 for a question on the input's size alone (`len(xs) > 6`): it splits most samples,
+        so it would ask it in most programs; another question that splits as well wins."""
+        return int(self.template_of.get(text, text) in _PLAIN_WHOLE)
+
     def choose_whole(self, chained: bool, with_else: bool, need: int, first: tuple[str, list] | None,
                      tight: bool = False) -> tuple[list[str], int, list[list[int]]] | None:
         """Tests for an if (or if-elif) on the whole input, scored on how the sample inputs
@@ -677,7 +684,8 @@ class Flow:
                 if any(n < least for n in others):
                     continue
                 cost = (0 if home else 8) + 2 * sum(max(0, wanted - n) for n in others) \
-                    + (3 * rest.bit_count() if tight and not with_else else 0)
+                    + (3 * rest.bit_count() if tight and not with_else else 0) \
+                    + self.plain(text1) + (self.plain(text2) if text2 else 0)
                 if best is not None and cost >= best[0]:
                     continue
                 if not usable(text1, None) or (text2 is not None and not usable(text2, text1)):

@@ -51,23 +51,35 @@ _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "parts": ("parts", "pieces", "chunks", "fragments"),
               "counts": ("counts", "freq", "seen_count", "histogram"),
               "set": ("distinct", "uniq", "members", "pool"),
-              "text": ("buffer", "joined", "line_out", "code")}
+              "text": ("buffer", "joined", "line_out", "code"),
+              "tally": ("tally", "counter", "hits", "by_key"),
+              "groups": ("groups", "buckets", "by_key", "grouped")}
 _COND = {  # kind -> family -> tests; nested or chained tests on one value take other families
     "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}", "{a3} < {x} < {a10}"),
-            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}")},
+            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}"),
+            "shape": ("len(str({x})) == 2", "{x} % 10 > {a5}", "{x} in range({a3}, {a10})",
+                      "abs({x} - {n}) <= {a3}", "{x} not in ({a3}, {a5})", "{x} ** 2 > {n} * {a10}",
+                      "str({x}).endswith(('5', '0'))", "{x} >= {n} * 2")},
     "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "0 < {x} < {a5}"),
-              "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1")},
+              "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1"),
+              "set": ("{x} in {{2, 3, 5, 7}}", "{x} in (0, 5)", "{x} * 2 >= 10", "9 - {x} < {x}")},
     "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5", "{lo} <= {x} < {a10}.0"),
-              "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0")},
+              "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0"),
+              "fraction": ("{x} - int({x}) >= 0.5", "abs({x} - round({x})) < 0.25", "round({x}, 1) != {x}")},
     "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a7}"),
              "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]", "{v} not in {x}",
-                         "{x}.endswith({e})")},
+                         "{x}.endswith({e})"),
+             "shape": ("len(set({x})) < len({x})", "{x}[1:2] in 'aeiou'", "{x}.count({x}[0]) > 1",
+                       "sum(c in 'aeiou' for c in {x}) > 1", "{x}[:2] < {x}[-2:]", "any(c in 'aeiou' for c in {x}[:2])")},
     "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
-             "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}")},
+             "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}"),
+             "kind": ("ord({x}) % 2 == 0", "{x} in string.ascii_lowercase[:{a8}]", "{x}.lower() in 'bcdfg'",
+                      "{x} in 'etaoin'")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
              "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]",
                        "{xs}.index(max({xs})) < len({xs}) // 2"),
-             "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})")},
+             "limit": ("{n} % 2 == 0", "{n} > {a8}", "{n} < len({xs})"),
+             "shape": ("{xs}[0] in {xs}[1:]", "{xs}[len({xs}) // 2] > {xs}[0]")},
 }
 _TOP_COND = {  # element tests against the whole input ({top}: the data the program walks)
     "int": {"rel": ("{x} > {top}[0]", "{x} < {top}[-1]", "{x} * len({top}) > sum({top})", "{x} == max({top})",
@@ -88,19 +100,24 @@ _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); b
     "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
                        "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})",
                        "{xs}.index(max({xs})) > {xs}.index(min({xs}))"),
-             "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0")},
+             "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0"),
+             "halves": ("sum({xs}[::2]) > sum({xs}[1::2])", "max({xs}[:3]) < max({xs}[3:])",
+                        "{xs}[-1] > {xs}[len({xs}) // 2]", "sum({xs}[:3]) > sum({xs}[-3:])")},
     "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0", "max({xs}) - min({xs}) > {a10}",
                          "any(p > {a10} for p in {xs})")},
     "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})", "min({xs}) < 'b'",
                         "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3",
-                        "{xs}.index(min({xs})) < {a3}", "{xs}[0].startswith({b})")},
+                        "{xs}.index(min({xs})) < {a3}", "{xs}[0].startswith({b})"),
+              "shape": ("len(max({xs}, key=len)) > {a6}", "{xs}[0] < {xs}[-1]", "len({xs}[-1]) > len({xs}[0])")},
     "text": {"total": ("',' in {xs}", "len({xs}.split()) > 2", "{xs}[0] in 'aeiou'", "len({xs}) > {a10} * 2",
-                       "{xs}.startswith({b})", "{xs}.count({v}) > 2")},
+                       "{xs}.startswith({b})", "{xs}.count({v}) > 2"),
+             "shape": ("{xs}.split()[0] < {xs}.split()[-1]", "{xs}.endswith({e})", "{xs}.find(' ') > {a3}")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}", "{acc} % 2 == 0", "{acc} + {size} > {n} * 3"),
              "best": ("{acc} < {size}",),
              "list": ("len({acc}) < {a3}",), "parts": ("{x} not in {acc}", "len({acc}) < {a3}"), "counts": ("{x} in {acc}",),
              "set": ("{x} in {acc}", "{x} not in {acc}", "len({acc}) < {a3}"), "text": ("len({acc}) < {a10}",),
+             "tally": ("len({acc}) < {a3}",), "groups": ("len({acc}) < {a3}",),
              # statement uses: the receiver the target changes
              "seq": (), "set": (), "map": ()}
 
@@ -117,6 +134,9 @@ STATEMENT_TRIES = 3  # statement draws checked before the generic forms take the
 JOINED_TESTS = 0.2  # element tests that join two tests of other families with and / or
 DIRECT_RETURNS = 0.85  # blueprints of tests only on the input that return from their arms, no accumulator
 EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
+KEYED_RESULTS = 0.35  # loop programs whose result files values by a key (a Counter, groups of lists)
+ELSE_ARMS = 0.12  # tests with an else arm (each a line of scaffolding more; most tests need none)
+PURPOSE_WHILES = 0.5  # while loops over the items whose test says why they stop (not a plain walk)
 DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)
 CLOSING_SHARE = 0.35  # C6 programs of a whole-input use that call the helper in the report, not before the walk
 TESTED_SHARE = 0.4  # those (under a test on the input) whose first test asks the helper
@@ -443,12 +463,21 @@ class _Program:
                 self.hoisted = False
                 kinds = {"dict": ("list", "number"), "bool": ("number", "list")}.get(rt, kinds)
             kinds = tuple(k for k in kinds if k != "number") or kinds
+        if self.loops and not self.hoisted and rng.random() < KEYED_RESULTS:
+            keyed = self.methods(*{"int": ("tally", "groups"), "float": ("tally", "groups"), "bool": ("tally",),
+                                   "str": ("tally", "groups"), "list": ("groups",), "tuple": ("groups",),
+                                   "set": ("groups",)}.get(rt, ()))
+            kinds = keyed or kinds
         self.acc_kind = rng.choice(kinds)
         self.acc = w.name(_ACC_NAMES[self.acc_kind])
         # a best-so-far that starts unset (None) until the first item sets it
         self.unset = self.acc_kind == "best" and self.loops and not self.hoisted and rng.random() < 0.5
         init = {"number": "0.0" if rt == "float" else "0", "best": "0.0" if rt == "float" else "0",
-                "list": "[]", "parts": "[]", "counts": "{}", "set": "set()", "text": "''"}[self.acc_kind]
+                "list": "[]", "parts": "[]", "counts": "{}", "set": "set()", "text": "''",
+                "tally": "collections.Counter()", "groups": "{}"}[self.acc_kind]
+        if self.acc_kind == "groups" and (rng.random() < 0.5 or not self.methods("{acc}.setdefault(")):
+            self.defaulted = True  # a defaultdict(list): a missing key starts an empty group
+            init = "collections.defaultdict(list)"
         # C6: the helper's one call seeds the result, is the first test on the input, gives the
         # outer loop its items, or joins what the walk gathered in the returned value
         if self.hoisted and self.helper_call is not None:
@@ -472,6 +501,8 @@ class _Program:
         w.line(f"return {self.finish()}")
 
     direct_mode = False
+    stops_early = True  # a walk may stop once the result holds enough (not a statement use's receiver)
+    defaulted = False
     unset = False
     closing = False  # C6: the helper is called in the report, not before the walk
     tested = False  # C6: the helper is called in the first test on the input
@@ -570,6 +601,16 @@ class _Program:
             return f"len({acc})"
         if self.acc_kind == "text":
             return rng.choice((acc, acc, f"{acc}[::-1]", f"{acc}.upper()") + self.methods(f"{acc}.capitalize()"))
+        if self.acc_kind == "tally":  # the commonest keys, or the counts read back
+            return rng.choice((f"{acc}.most_common({rng.choice((1, 2, 3))})", f"{acc}.most_common()",
+                               f"sorted({acc}.items())", f"[k for k, c in {acc}.items() if c > 1]",
+                               f"max({acc}.values(), default=0)", f"dict({acc})",
+                               f"sorted({acc}, key={acc}.get)"))
+        if self.acc_kind == "groups":  # each group's size, the largest group, the groups in key order
+            whole = f"dict({acc})" if self.defaulted else acc
+            return rng.choice((f"sorted({acc}.items())", whole, f"{{k: len(v) for k, v in sorted({acc}.items())}}",
+                               f"max({acc}.values(), key=len, default=[])", f"[len({acc}[k]) for k in sorted({acc})]",
+                               f"sorted({acc}, key=lambda k: len({acc}[k]))"))
         if self.acc_kind == "number" and top:
             return rng.choice((acc, acc, acc, f"({acc}, len({top}))", f"abs({acc})"))
         if self.unset:  # no item set it
@@ -630,8 +671,10 @@ class _Program:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
                 # the words of a text (commas read as spaces: no empty word), compared without case
-                words = rng.choice((f"{env.xs}.split()",) * 2 + self.methods(
-                    f"{env.xs}.replace(',', ' ').split()" if "," in self.data_lit else f"{env.xs}.lower().split()"))
+                split = self.words_of(env.xs)
+                words = rng.choice((split,) * 2 + (f"{split}[::-1]",)
+                                   + self.methods(f"{env.xs}.lower().split()" if split == f"{env.xs}.split()" else split,
+                                                  f"sorted({split})", f"dict.fromkeys({split})"))
                 w.line(f"for {x} in {words}:")
                 sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             else:
@@ -639,7 +682,10 @@ class _Program:
                 return
         elif env.x_kind == "word":
             ch = w.name(_ELEM_NAMES["char"])
-            w.line(f"for {ch} in {env.x}:")
+            letters = rng.choice((env.x, env.x, env.x, f"{env.x}[::-1]", f"{env.x}[1:]", f"{env.x}[:{self.span}]")
+                                 + self.methods(f"sorted(set({env.x}))", f"dict.fromkeys({env.x})", f"reversed({env.x})",
+                                                f"{env.x}.lower()"))
+            w.line(f"for {ch} in {letters}:")
             sub = replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1)
         elif env.x_kind == "digit" or (env.x_kind in _NUMERIC and env.i is not None and rng.random() < 0.85):
             if env.i is None:  # count up to the digit
@@ -757,6 +803,16 @@ class _Program:
         w.indent -= 1
         if i is not None and style in ("enum", "enum1") and not _mentions(body, i):
             w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}:")
+        fetched = start + 1  # (a set of the items seen or a kept predecessor goes before the header)
+        if style in ("range", "back") and fetched < len(w.lines) and w.lines[fetched].strip() == fetch \
+                and _mentions(w.lines[fetched + 1:], x):
+            # an index that fetches the item: the item itself (with its index where the body reads it)
+            read = _mentions(w.lines[fetched + 1:], i)
+            plain = (f"for {i}, {x} in enumerate({xs}):" if read else f"for {x} in {xs}:") if style == "range" \
+                else None if read else f"for {x} in {xs}[::-1]:"
+            if plain is not None:
+                w.lines[start] = w.lines[start].replace(header, plain)
+                del w.lines[fetched]
         if style == "pairs" and not _mentions(body, prev):
             w.lines[start] = w.lines[start].replace(header, f"for {x} in {xs}[1:]:")
         if style == "pairs1":
@@ -771,6 +827,10 @@ class _Program:
             ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
             x = w.name(_ELEM_NAMES[ek])
             base = env
+            if rng.random() < PURPOSE_WHILES:
+                self.purpose_while(rest, base, x, ek)
+                w.indent -= 1
+                return
             indexed = self.loops > 1 and rng.random() < 0.6
             style = rng.choice(("walk", "ends", "back", "from1") if indexed or rng.random() < 0.4 else
                                ("list", "list", "sorted", "deque") if self.w.allow_calls else ("list",))
@@ -816,13 +876,32 @@ class _Program:
         elif env.x is None:  # a text: its words as a work list
             todo = w.name(("pending", "queue", "todo"))
             x = w.name(_ELEM_NAMES["word"])
-            words = rng.choice((f"{env.xs}.split()", f"{env.xs}.split()", f"sorted({env.xs}.split())",
-                                f"{env.xs}.split()[::-1]") + self.methods(f"{env.xs}.lower().split()"))
-            w.line(f"{todo} = {words}")
-            w.line(f"while {todo}:")
+            split = self.words_of(env.xs)
+            words = rng.choice((split, split, f"sorted({split})", f"{split}[::-1]")
+                               + self.methods(f"{env.xs}.lower().split()" if split == f"{env.xs}.split()" else split))
+            style = rng.choice(("list", "iter", "last") + (("enough",) if self.stops_early else ())
+                               + (("deque",) if w.allow_calls else ())
+                               if rng.random() < PURPOSE_WHILES else ("list",))
+            sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
+            if style == "iter":  # the words one by one off an iterator
+                w.line(f"{todo} = iter({words})")
+                w.line(f"{x} = next({todo}, None)")
+                w.line(f"while {x} is not None:")
+                w.indent += 1
+                self.inner(rest, sub)
+                w.line(f"{x} = next({todo}, None)")
+                w.indent -= 1
+                return
+            if style == "deque":
+                w.line(f"{todo} = collections.deque({words})")
+            else:
+                w.line(f"{todo} = {words}")
+            test = {"last": f"len({todo}) > 1", "enough": f"{todo} and {self.enough()}"}.get(style, todo)
+            w.line(f"while {test}:")
             w.indent += 1
-            w.line(f"{x} = {todo}.{rng.choice(('pop()', 'pop()', 'pop(0)'))}")
-            self.inner(rest, replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1))
+            take = rng.choice(("popleft()", "pop()")) if style == "deque" else rng.choice(("pop()", "pop()", "pop(0)"))
+            w.line(f"{x} = {todo}.{take}")
+            self.inner(rest, sub)
             w.indent -= 1
         elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.35:  # the next few, as a work list
             todo, y = w.name(("ahead", "upcoming", "rest_")), w.name(("other", "later", "nxt"))
@@ -869,13 +948,33 @@ class _Program:
                 if style == "mod":
                     w.line(f"{left} //= 10")
             w.indent -= 1
-        elif rng.random() < 0.4:  # a word consumed from the front
+        elif rng.random() < 0.4:  # a word consumed from the front (or from the back)
             left, ch = w.name(("rest_", "left", "remaining")), w.name(_ELEM_NAMES["char"])
             w.line(f"{left} = {env.x}")
             w.line(f"while {left}:")
             w.indent += 1
-            w.line(f"{ch}, {left} = {left}[0], {left}[1:]")
+            back = rng.random() < 0.4
+            w.line(f"{ch} = {left}[-1]" if back else f"{ch}, {left} = {left}[0], {left}[1:]")
             self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
+            if back:
+                w.line(f"{left} = {left}[:-1]")
+            w.indent -= 1
+        elif rng.random() < PURPOSE_WHILES:  # its letters as a work list, an iterator or a deque
+            todo, ch = w.name(("letters", "chars", "pending")), w.name(_ELEM_NAMES["char"])
+            style = rng.choice(("list", "iter") + (("deque",) if w.allow_calls else ()))
+            if style == "iter":
+                w.line(f"{todo} = iter({env.x})")
+                w.line(f"{ch} = next({todo}, '')")
+                w.line(f"while {ch}:")
+            else:
+                w.line(f"{todo} = collections.deque({env.x})" if style == "deque" else f"{todo} = list({env.x})")
+                w.line(f"while {todo}:")
+            w.indent += 1
+            if style != "iter":
+                w.line(f"{ch} = {todo}.{rng.choice(('popleft()', 'pop()') if style == 'deque' else ('pop()', 'pop(0)'))}")
+            self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
+            if style == "iter":
+                w.line(f"{ch} = next({todo}, '')")
             w.indent -= 1
         else:  # a word or a character string: walk its letters
             j, ch = w.name(("j", "at", "cursor")), w.name(_ELEM_NAMES["char"])
@@ -886,6 +985,73 @@ class _Program:
             self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
             w.line(f"{j} += 1")
             w.indent -= 1
+
+    def words_of(self, text: str) -> str:
+        """A text's words: split at commas too where the data has them (`'maple,stone'` is
+        two words, not one)."""
+        if "," in self.data_lit and self.methods(f"{text}.replace(',', ' ')"):
+            return f"{text}.replace(',', ' ').split()"
+        return f"{text}.split()"
+
+    def purpose_while(self, rest: tuple[str, ...], env: Env, x: str, ek: str) -> None:
+        """A while loop whose test says why it stops: a jump walk (each item says how far
+        to move), a walk that stops once the result holds enough, a hand-driven iterator,
+        the smallest items first off a heap, or a stack worked down to its last item."""
+        w, rng, xs = self.w, self.rng, env.xs
+        order = self.acc_kind in ("list", "parts", "text")  # a result that keeps the items' order
+        styles = ("jump", "iter", "shrink") + (("enough", "enough") if self.stops_early and not self.unset else ()) \
+            + (("heap",) * 2 if order and w.allow_calls else ())
+        style = rng.choice(styles)
+        sub = replace(env, x=x, x_kind=ek, loop_depth=env.loop_depth + 1)
+        if style in ("jump", "enough"):
+            i = w.name(_ELEM_NAMES["index"])
+            w.line(f"{i} = 0")
+            if style == "enough":
+                w.line(f"while {i} < len({xs}) and {self.enough()}:")
+            else:
+                w.line(f"while {i} < len({xs}):")
+            w.indent += 1
+            w.line(f"{x} = {xs}[{i}]")
+            fetched = len(w.lines)
+            self.inner(rest, replace(sub, i=i, spare=style == "enough"))
+            if style == "jump":  # each item says how far to move on
+                size = {"int": x, "float": f"int({x})", "word": f"len({x})"}[ek]
+                w.line(rng.choice((f"{i} += {size} % {rng.choice((2, 3))} + 1", f"{i} += 1 + {size} % 2")))
+            else:
+                if not _mentions(w.lines[fetched:], x):  # the index reads the data
+                    del w.lines[fetched - 1]
+                w.line(f"{i} += 1")
+            return
+        if style == "iter":
+            it = w.name(("it", "stream", "feed"))
+            w.line(f"{it} = iter({xs})")
+            w.line(f"{x} = next({it}, None)")
+            w.line(f"while {x} is not None:")
+            w.indent += 1
+            self.inner(rest, sub)
+            w.line(f"{x} = next({it}, None)")
+            return
+        todo = w.name(("heap", "pending", "stack", "pile"))
+        if style == "heap":
+            w.line(f"{todo} = list({xs})")
+            w.line(f"heapq.heapify({todo})")
+            w.line(f"while {todo}:")
+            w.indent += 1
+            w.line(f"{x} = heapq.heappop({todo})")
+        else:  # all but the last item left on the stack
+            w.line(f"{todo} = {rng.choice((f'sorted({xs})', f'list({xs})'))}")
+            w.line(f"while len({todo}) > {rng.choice((1, 1, 2))}:")
+            w.indent += 1
+            w.line(f"{x} = {todo}.pop()")
+        self.inner(rest, replace(sub, xs=todo if self.whole_data else xs))
+
+    def enough(self) -> str:
+        """A walk's stop: the result holds enough (a total past a bound, a few items found)."""
+        acc, a = self.acc, self.rng.randint(3, 5)
+        return {"number": f"{acc} < {self.n()} * {a * 3}", "best": f"{acc} < {self.n()} * {a}",
+                "list": f"len({acc}) < {a}", "parts": f"len({acc}) < {a}", "set": f"len({acc}) < {a}",
+                "counts": f"len({acc}) < {a}", "text": f"len({acc}) < {a * 4}",
+                "tally": f"len({acc}) < {a}", "groups": f"len({acc}) < {a}"}.get(self.acc_kind, f"len({acc}) < {a}")
 
     def two_pointers(self, rest: tuple[str, ...], env: Env, x: str, ek: str) -> None:
         """A walk from both ends to the middle: the item at the front is the element (its
@@ -975,7 +1141,7 @@ class _Program:
         outer |= fams
         deep = rng.randrange(len(tests))
         # an else under a test of the whole input needs one more input to run: rarer there
-        with_else = rng.random() < (0.15 if chained else 0.25) * (0.3 if env.x is None else 1)
+        with_else = rng.random() < ELSE_ARMS * (0.6 if chained else 1) * (0.3 if env.x is None else 1)
         if env.x is None:  # tests on the whole input: the deeper levels go where the call's input goes
             truths = [self.truth(t) for t in tests]
             if None not in truths:
@@ -1098,6 +1264,8 @@ class _Program:
         elif kind == "counts":
             key = env.x if env.x is not None else repr("all")
             self.w.line(f"{acc}[{key}] = {acc}.get({key}, 0) + {e}")
+        elif kind in ("tally", "groups"):
+            self.w.line(self.keyed(env, e, rt))
         elif kind == "set":
             self.w.line(self.pick((f"{acc} |= {e}", f"{acc}.update({e})")) if rt == "set" else f"{acc}.add({e})")
         elif kind == "text":
@@ -1118,6 +1286,41 @@ class _Program:
 
     def pick(self, options: tuple[str, ...]) -> str:
         return self.rng.choice(options)
+
+    keys: dict[str, str] | None = None
+
+    def key(self, env: Env) -> str:
+        """What a keyed result files the current element under (one rule per kind of
+        element in a program; every rule gives a number or a truth value, so keys sort)."""
+        if self.keys is None:
+            self.keys = {}
+        xk = env.x_kind or "data"
+        if xk not in self.keys:
+            k = self.rng.choice((2, 3, 4, 5))
+            rules = {"int": ("{x} % {k}", "{x} // 10", "{x} % 2 == 0", "{x} // {k}"),
+                     "digit": ("{x} % 2", "{x}", "{x} % {k}"),
+                     "float": ("round({x})", "int({x}) // {k}", "int({x}) % {k}"),
+                     "word": ("len({x})", "len({x}) % {k}", "{x}.count('a')", "len(set({x}))"),
+                     "char": ("{x} in 'aeiou'", "{x} < 'n'", "{x}.isupper()", "{x} in 'rstlne'"),
+                     "data": ("len({x})",)}[xk]
+            self.keys[xk] = self.rng.choice(self.methods(*rules) or rules[:1]).replace("{k}", str(k))
+        return self.keys[xk].replace("{x}", env.x or env.xs)
+
+    def group_add(self, key: str, value: str) -> str:
+        acc = self.acc
+        return f"{acc}[{key}].append({value})" if self.defaulted else f"{acc}.setdefault({key}, []).append({value})"
+
+    def keyed(self, env: Env, e: str, rt: str) -> str:
+        """The use's value filed under the current element's key (counted, or kept in its group)."""
+        acc = self.acc
+        key = self.key(env) if env.x is not None else f"len({env.xs})"
+        if self.acc_kind == "groups":
+            return self.group_add(key, f"sorted({e})" if rt == "set" else e)
+        if rt in ("int", "float", "bool"):
+            return self.pick((f"{acc}[{key}] += {e}",) * 2 + ((f"{acc}[{e}] += 1",) if rt != "float" else ()))
+        if rt == "str":
+            return self.pick((f"{acc}[{e}] += 1",) + self.methods(f"{acc}.update({e}.split())", f"{acc}.update([{e}])"))
+        return f"{acc}.update({e})"
 
     def other_arm(self, options: tuple[str, ...], v: int) -> str:
         """The v-th contribution (from this program's shift), never the line the arm before wrote."""
@@ -1164,7 +1367,9 @@ class _Program:
                                 f"{acc}.insert(0, {other})"),
                        "set": ((f"{acc}.add(str({pick}))", f"{acc}.add(str({other}))") if self.use.rtype == "str"
                                else (f"{acc}.add({pick})", f"{acc}.add({other})")),
-                       "text": (f"{acc} += str({pick})", f"{acc} += str({other})")}[kind]
+                       "text": (f"{acc} += str({pick})", f"{acc} += str({other})"),
+                       "tally": (f"{acc}[len({xs})] += 1", f"{acc}[len({xs})] += {pick}"),
+                       "groups": (self.group_add(f"len({xs})", pick), self.group_add(f"len({xs})", other))}[kind]
             self.w.line(self.other_arm(options, v))
             return
         size = x if xk in _NUMERIC else f"len({x})"
@@ -1202,6 +1407,12 @@ class _Program:
             else:
                 items = (size,)
             options = tuple(f"{acc}.add({o})" for o in items)
+        elif kind in ("tally", "groups"):
+            key = self.key(env)
+            if kind == "tally":
+                options = (f"{acc}[{key}] += 1", f"{acc}[{key}] -= 1", f"{acc}[{key}] += {size}")
+            else:
+                options = (self.group_add(key, x), self.group_add(key, size))
         elif kind == "text":
             options = ((f"{acc} += {x}", f"{acc} += {x}.upper()")
                        + ((f"{acc} += {x}[0]",) + self.methods(f"{acc} += {x}.capitalize()") if xk == "word" else ())
@@ -1277,6 +1488,7 @@ class _StmtProgram(_Program):
         self.whole_data = False
         self.hoisted = False
         self.acc_kind = use.recv
+        self.stops_early = False  # the receiver is the result: a walk that stops at its size reads alike
         self.choices: dict[str, str] = {}
         self.lines_used = use.stmt if self.loops else use.flat
         if not self.lines_used:

@@ -653,7 +653,7 @@ class Flow:
         cands = []
         for text, tr in ([first] if first else []) + self.whole_tests():
             if not any(tr[i] is None for i in self.live) and self.fits(text):
-                cands.append((text, sum(1 << i for i in self.live if tr[i])))
+                cands.append((text, sum(1 << i for i in self.live if tr[i]), self.template_of.get(text, text)))
         ok: dict[tuple[str, str | None], bool] = {}
 
         def usable(text: str, after: str | None) -> bool:
@@ -661,12 +661,12 @@ class Flow:
 
         best: tuple[int, list[str], int, list[int]] | None = None
         wanted, least = MIN_ARM
-        for text1, m1 in cands:
+        for text1, m1, template1 in cands:
             yes1, no1 = m1, live & ~m1
             if chained and not no1:
                 continue
-            for text2, m2 in ([(None, 0)] if not chained else cands):
-                if text2 is not None and self.template_of.get(text2, text2) == self.template_of.get(text1, text1):
+            for text2, m2, template2 in ([(None, 0, None)] if not chained else cands):
+                if template2 == template1:  # the same question twice, with another bound
                     continue
                 arms = [yes1] if text2 is None else [yes1, no1 & m2]
                 rest = no1 if text2 is None else no1 & ~m2

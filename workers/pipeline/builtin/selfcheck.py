@@ -4,8 +4,8 @@ A draw is run, in this process, on its own call plus type-directed inputs drawn 
 of its own (never the pipeline's input seed, so the naturalness gate and the bench still
 judge it on inputs it was not chosen on), marked as the naturalness gate's probe marks it
 (branch arms, loop bodies) and with each statement deleted in turn (one compiled copy: every
-statement guarded by a skip index). Its findings (deletable statements, constant output or
-an output all inputs but one share, an untaken branch arm, a deepest block that never runs,
+statement guarded by a skip index). Its findings (deletable statements, constant output or,
+in straight code, an output all inputs but one share, an untaken branch arm, a deepest block that never runs,
 an input that raises, a run longer than `MAX_STEPS` traced lines) score the draw; the
 generator keeps the first clean draw, else the lowest score. The programs are the generator's own templates; a loop-turn cap and
 a size guard on the locals (at every loop turn, and at every line while counting steps)
@@ -156,9 +156,10 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     if len(original) >= 2 and len(set(original)) == 1 and original[0].startswith("ok:"):
         findings.append("constant_output")
         score += 6
-    elif len(outs) >= NEARLY and max(map(outs.count, outs)) >= len(outs) - 1:
-        # one input in seven tells the output apart: the pipeline's own inputs (drawn with
-        # another seed) often hold none, and its kept three then share one output
+    elif not runner.arms and len(outs) >= NEARLY and max(map(outs.count, outs)) >= len(outs) - 1:
+        # straight code whose output one input in seven tells apart: the pipeline's own
+        # inputs (drawn with another seed) often hold none, and its kept three then share
+        # one output (code with branches gets varied inputs from the coverage-first choice)
         findings.append("nearly_constant")
         score += 2
     ran = set().union(*(hits[c] for c in chosen))

@@ -884,12 +884,7 @@ class _Program:
                                if rng.random() < PURPOSE_WHILES else ("list",))
             sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             if style == "iter":  # the words one by one off an iterator
-                w.line(f"{todo} = iter({words})")
-                w.line(f"{x} = next({todo}, None)")
-                w.line(f"while {x} is not None:")
-                w.indent += 1
-                self.inner(rest, sub)
-                w.line(f"{x} = next({todo}, None)")
+                self.iterator_walk(todo, words, x, rest, sub)
                 w.indent -= 1
                 return
             if style == "deque":
@@ -1023,13 +1018,7 @@ class _Program:
                 w.line(f"{i} += 1")
             return
         if style == "iter":
-            it = w.name(("it", "stream", "feed"))
-            w.line(f"{it} = iter({xs})")
-            w.line(f"{x} = next({it}, None)")
-            w.line(f"while {x} is not None:")
-            w.indent += 1
-            self.inner(rest, sub)
-            w.line(f"{x} = next({it}, None)")
+            self.iterator_walk(w.name(("it", "stream", "feed")), xs, x, rest, sub)
             return
         todo = w.name(("heap", "pending", "stack", "pile"))
         if style == "heap":
@@ -1052,6 +1041,17 @@ class _Program:
                 "list": f"len({acc}) < {a}", "parts": f"len({acc}) < {a}", "set": f"len({acc}) < {a}",
                 "counts": f"len({acc}) < {a}", "text": f"len({acc}) < {a * 4}",
                 "tally": f"len({acc}) < {a}", "groups": f"len({acc}) < {a}"}.get(self.acc_kind, f"len({acc}) < {a}")
+
+    def iterator_walk(self, it: str, source: str, x: str, rest: tuple[str, ...], sub: Env) -> None:
+        """The items of `source` one by one off an iterator, `None` marking the end (the
+        data here holds no None); leaves the body's indent open for the caller."""
+        w = self.w
+        w.line(f"{it} = iter({source})")
+        w.line(f"{x} = next({it}, None)")
+        w.line(f"while {x} is not None:")
+        w.indent += 1
+        self.inner(rest, sub)
+        w.line(f"{x} = next({it}, None)")
 
     def two_pointers(self, rest: tuple[str, ...], env: Env, x: str, ek: str) -> None:
         """A walk from both ends to the middle: the item at the front is the element (its

@@ -294,6 +294,8 @@ def _touched(stmts: list[ast.stmt]) -> tuple[set[str], bool]:
 
 
 def _still(facts: list[_Fact], stmts: list[ast.stmt]) -> list[_Fact]:
+    if not facts:  # nothing known here: no need to walk the block for what it changes
+        return facts
     touched, opaque = _touched(stmts)
 
     def holds(fact: _Fact) -> bool:

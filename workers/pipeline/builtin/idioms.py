@@ -1179,7 +1179,7 @@ class _Program:
 
     def evaluate(self, text: str) -> object:
         """`text` on the call's own input, with the helper defined."""
-        space: dict[str, object] = {m: importlib.import_module(m) for m in STDLIB_MODULES}
+        space = _stdlib_space()
         exec(compile(self.helper_src, "<helper>", "exec"), space)  # noqa: S102 - our own lines
         space.update({n: ast.literal_eval(lit) for n, lit in self.w.params})
         return eval(text, space)  # noqa: S307 - our own text
@@ -1441,12 +1441,18 @@ _NUMERIC = ("int", "float", "digit")
 _CLOSING = ("number", "list", "parts", "text", "set")  # accumulators the helper's value joins at the end
 
 
+def _stdlib_space() -> dict[str, object]:
+    """A namespace holding the stdlib modules generated lines may call (for running the
+    generator's own lines on the call's input)."""
+    return {m: importlib.import_module(m) for m in STDLIB_MODULES}
+
+
 def _differs(param: str, plain: str, prep: list[str], readied: str, literal: str) -> bool:
     """Whether readying the data first (`prep`, then `readied`) changes the use's value on
     the call's own data: a step that changes nothing there reads as a deletable line."""
     def run(lines: list[str], value: str) -> object:
         body = "\n".join(f"    {t}" for t in [*lines, f"return {value}"])
-        space: dict[str, object] = {m: importlib.import_module(m) for m in STDLIB_MODULES}
+        space = _stdlib_space()
         exec(compile(f"def f({param}):\n{body}\n", "<helper>", "exec"), space)  # noqa: S102 - our own lines
         return space["f"](ast.literal_eval(literal))  # type: ignore[operator]
     def canon(value: object) -> object:  # a set compared by its items, not its hash order

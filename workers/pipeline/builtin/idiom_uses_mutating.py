@@ -249,7 +249,7 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _s("seq", "ints", "deck pile | drawn taken", "{acc} = list({xs})", "{acc2}, {acc}", straight_only=True,
            flat="{acc2} = {acc}.pop({acc}.pop() % len({acc}))", names="draw_by_last pick_by_pointer"),
         _s("seq", "ints", "deck pile | drawn taken", "{acc} = {xs}[:]", "{acc2}, {acc}", calls=False,
-           straight_only=True, flat="{acc2} = {acc}.pop({acc}.pop(0) % {k})", names="draw_by_first hop_and_take"),
+           straight_only=True, flat="{acc2} = {acc}.pop({acc}.pop(0) % 3)", names="draw_by_first hop_and_take"),
     ),
     ("dict", "pop"): (
         _s("map", "words", "sizes table lengths", "{acc} = {{w: len(w) for w in {xs}}}", "{acc}",

@@ -56,25 +56,34 @@ _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "groups": ("groups", "buckets", "by_key", "grouped")}
 _COND = {  # kind -> family -> tests; nested or chained tests on one value take other families
     "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}", "{a3} < {x} < {a10}"),
-            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}"),
+            "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}",
+                       "{x} & 1", "bin({x}).count('1') % 2 == 0"),
             "shape": ("len(str({x})) == 2", "{x} % 10 > {a5}", "{x} in range({a3}, {a10})",
                       "abs({x} - {n}) <= {a3}", "{x} not in ({a3}, {a5})", "{x} ** 2 > {n} * {a10}",
-                      "str({x}).endswith(('5', '0'))", "{x} >= {n} * 2")},
+                      "str({x}).endswith(('5', '0'))", "{x} >= {n} * 2", "{x}.bit_length() > {a3}",
+                      "math.gcd({x}, {n}) > 1", "sum(map(int, str({x}))) > {a5}", "round({x}, -1) > {n}",
+                      "'1' in str({x})")},
     "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "0 < {x} < {a5}"),
               "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1"),
-              "set": ("{x} in {{2, 3, 5, 7}}", "{x} in (0, 5)", "{x} * 2 >= 10", "9 - {x} < {x}")},
-    "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5", "{lo} <= {x} < {a10}.0"),
-              "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0"),
-              "fraction": ("{x} - int({x}) >= 0.5", "abs({x} - round({x})) < 0.25", "round({x}, 1) != {x}")},
+              "set": ("{x} in {{2, 3, 5, 7}}", "{x} in (0, 5)", "{x} * 2 >= 10", "9 - {x} < {x}", "{x} in (1, 4, 9)",
+                      "divmod({x}, 3)[1] == 1")},
+    "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5", "{lo} <= {x} < {a10}.0",
+                       "math.floor({x}) > {a5}", "round({x}) >= {a10}"),
+              "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0", "math.ceil({x}) % 2 == 0", "math.trunc({x}) % 3 == 1"),
+              "fraction": ("{x} - int({x}) >= 0.5", "abs({x} - round({x})) < 0.25", "round({x}, 1) != {x}",
+                           "math.isclose({x}, round({x}), abs_tol=0.3)", "{x} % 1 > 0.5", "f'{{{x}:.2f}}'.endswith('0')")},
     "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a7}"),
              "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]", "{v} not in {x}",
-                         "{x}.endswith({e})"),
+                         "{x}.endswith({e})", "{x}.find({v}) > 0", "{x}.rfind({v}) > {x}.find({v})",
+                         "{x}.strip('aeiou') != {x}", "{x}.removesuffix({e}) != {x}", "max({x}) > {m}"),
              "shape": ("len(set({x})) < len({x})", "{x}[1:2] in 'aeiou'", "{x}.count({x}[0]) > 1",
-                       "sum(c in 'aeiou' for c in {x}) > 1", "{x}[:2] < {x}[-2:]", "any(c in 'aeiou' for c in {x}[:2])")},
+                       "sum(c in 'aeiou' for c in {x}) > 1", "{x}[:2] < {x}[-2:]", "any(c in 'aeiou' for c in {x}[:2])",
+                       "{x}.index(min({x})) < 2", "sorted({x})[0] < 'c'")},
     "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
              "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}"),
              "kind": ("ord({x}) % 2 == 0", "{x} in string.ascii_lowercase[:{a8}]", "{x}.lower() in 'bcdfg'",
-                      "{x} in 'etaoin'")},
+                      "{x} in 'etaoin'", "ord({x}) % 3 == 0", "string.ascii_lowercase.index({x}) % 2 == 0",
+                      "{x} in 'aeiou' or {x} == 'y'")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
              "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]",
                        "{xs}.index(max({xs})) < len({xs}) // 2"),
@@ -83,13 +92,15 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
 }
 _TOP_COND = {  # element tests against the whole input ({top}: the data the program walks)
     "int": {"rel": ("{x} > {top}[0]", "{x} < {top}[-1]", "{x} * len({top}) > sum({top})", "{x} == max({top})",
-                    "{x} > min({top}) * 2", "{x} in {top}[:{a3}]", "{top}.index({x}) < {a3}")},
+                    "{x} > min({top}) * 2", "{x} in {top}[:{a3}]", "{top}.index({x}) < {a3}",
+                    "{top}.count({x}) > 1", "{x} > statistics.median({top})")},
     "float": {"rel": ("{x} > {top}[0]", "{x} * len({top}) > sum({top})", "{x} == min({top})",
                       "{x} < max({top}) / 2", "{top}.index({x}) < {a3}")},
     "word": {"rel": ("{x} > {top}[0]", "{x} != {top}[-1]", "len({x}) == len(max({top}, key=len))",
                      "{x} in {top}[:{a3}]", "{top}.index({x}) % 2 == 0", "{top}.index({x}) < {a3}"),
              "affix": ("{x}.startswith({b})", "{x}.endswith({e})", "{x}.endswith(('e', 'r'))",
-                       "{x}.startswith(('a', 'o'))", "{x}.count({v}) == 1")},
+                       "{x}.startswith(('a', 'o'))", "{x}.count({v}) == 1", "{x}.removeprefix({b}) != {x}",
+                       "{x}.find({v}) == 1")},
 }
 _PREV_COND = {  # element tests against the one before it
     "int": ("{x} > {p}", "{x} < {p}", "{x} != {p}", "{x} >= {p}", "{x} - {p} > {a3}"),
@@ -99,19 +110,29 @@ _PREV_COND = {  # element tests against the one before it
 _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
     "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
                        "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})",
-                       "{xs}.index(max({xs})) > {xs}.index(min({xs}))"),
-             "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0"),
+                       "{xs}.index(max({xs})) > {xs}.index(min({xs}))", "statistics.median({xs}) > {n}",
+                       "math.prod({xs}[:2]) > {n} * {a10}", "sum(sorted({xs})[-2:]) > {n} * {a5}"),
+             "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0",
+                        "collections.Counter({xs}).most_common(1)[0][1] > 1",
+                        "sum(v % 2 for v in {xs}) > len({xs}) // 2"),
              "halves": ("sum({xs}[::2]) > sum({xs}[1::2])", "max({xs}[:3]) < max({xs}[3:])",
                         "{xs}[-1] > {xs}[len({xs}) // 2]", "sum({xs}[:3]) > sum({xs}[-3:])")},
     "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0", "max({xs}) - min({xs}) > {a10}",
-                         "any(p > {a10} for p in {xs})")},
+                         "any(p > {a10} for p in {xs})", "statistics.fmean({xs}) > {a5}", "math.fsum({xs}) > {a10} * 4",
+                         "round(sum({xs})) % 2 == 0"),
+               "shape": ("{xs}[0] > {xs}[-1]", "max({xs}) in {xs}[:3]", "sorted({xs})[len({xs}) // 2] > {a5}",
+                         "sum(p.is_integer() for p in {xs}) > 0")},
     "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})", "min({xs}) < 'b'",
                         "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3",
                         "{xs}.index(min({xs})) < {a3}", "{xs}[0].startswith({b})"),
-              "shape": ("len(max({xs}, key=len)) > {a6}", "{xs}[0] < {xs}[-1]", "len({xs}[-1]) > len({xs}[0])")},
+              "shape": ("len(max({xs}, key=len)) > {a6}", "{xs}[0] < {xs}[-1]", "len({xs}[-1]) > len({xs}[0])",
+                        "' '.join({xs}).count({v}) > {a3}", "max({xs}, key=len).startswith({b})",
+                        "len(set(map(len, {xs}))) < len({xs})", "{xs}.index(max({xs})) > len({xs}) // 2")},
     "text": {"total": ("',' in {xs}", "len({xs}.split()) > 2", "{xs}[0] in 'aeiou'", "len({xs}) > {a10} * 2",
                        "{xs}.startswith({b})", "{xs}.count({v}) > 2"),
-             "shape": ("{xs}.split()[0] < {xs}.split()[-1]", "{xs}.endswith({e})", "{xs}.find(' ') > {a3}")},
+             "shape": ("{xs}.split()[0] < {xs}.split()[-1]", "{xs}.endswith({e})", "{xs}.find(' ') > {a3}",
+                       "{xs}.rfind(' ') > {a10}", "{xs}.strip().endswith(('e', 's'))",
+                       "{xs}.partition(' ')[0] < {xs}.rpartition(' ')[2]")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}", "{acc} % 2 == 0", "{acc} + {size} > {n} * 3"),
              "best": ("{acc} < {size}",),
@@ -136,6 +157,7 @@ DIRECT_RETURNS = 0.85  # blueprints of tests only on the input that return from 
 EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
 KEYED_RESULTS = 0.35  # loop programs whose result files values by a key (a Counter, groups of lists)
 ELSE_ARMS = 0.12  # tests with an else arm (each a line of scaffolding more; most tests need none)
+SHRINK_WHILES = 0.5  # while loops on the current element that wear it down (see _Program.shrink_while)
 PURPOSE_WHILES = 0.5  # while loops over the items whose test says why they stop (not a plain walk)
 DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)
 CLOSING_SHARE = 0.35  # C6 programs of a whole-input use that call the helper in the report, not before the walk
@@ -822,7 +844,11 @@ class _Program:
 
     def while_block(self, rest: tuple[str, ...], env: Env) -> None:
         w, rng = self.w, self.rng
+        kept_before = env.prev is not None or env.seen is not None  # the walk reads the element after the body
         env = replace(env, prev=None, seen=None)
+        if env.x is not None and env.x_kind in _SHRINKS and not kept_before and rng.random() < SHRINK_WHILES:
+            self.shrink_while(rest, env)
+            return
         if env.x is None and env.kind != "text":
             ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
             x = w.name(_ELEM_NAMES[ek])
@@ -880,11 +906,24 @@ class _Program:
             words = rng.choice((split, split, f"sorted({split})", f"{split}[::-1]")
                                + self.methods(f"{env.xs}.lower().split()" if split == f"{env.xs}.split()" else split))
             style = rng.choice(("list", "iter", "last") + (("enough",) if self.stops_early else ())
-                               + (("deque",) if w.allow_calls else ())
+                               + (("deque", "partition", "partition") if w.allow_calls else ())
                                if rng.random() < PURPOSE_WHILES else ("list",))
             sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             if style == "iter":  # the words one by one off an iterator
                 self.iterator_walk(todo, words, x, rest, sub)
+                w.indent -= 1
+                return
+            if style == "partition":  # the text parsed word by word off its front (or its back)
+                left = w.name(("remaining", "rest_", "unread"))
+                sep = ", " if ", " in self.data_lit else "," if "," in self.data_lit else " "
+                w.line(f"{left} = {env.xs}{rng.choice(('', '', '.strip()', '.lower()'))}")
+                w.line(f"while {left}:")
+                w.indent += 1
+                if rng.random() < 0.7:
+                    w.line(f"{x}, _, {left} = {left}.partition({sep!r})")
+                else:
+                    w.line(f"{left}, _, {x} = {left}.rpartition({sep!r})")
+                self.inner(rest, sub)
                 w.indent -= 1
                 return
             if style == "deque":
@@ -980,6 +1019,24 @@ class _Program:
             self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
             w.line(f"{j} += 1")
             w.indent -= 1
+
+    def shrink_while(self, rest: tuple[str, ...], env: Env) -> None:
+        """A loop that wears the element down until a test on it fails (a number halved or
+        reduced to its digit sum, a price halved, a word losing its first letter or its
+        trailing vowels): two lines of scaffolding, and each pass reads a new value."""
+        w, x, rng = self.w, env.x, self.rng
+        values = {"x": x, "a10": rng.randint(8, 12), "v": repr(rng.choice("aeo")), "k": rng.choice((2, 3))}
+        forms = [(t.format(**values), step.format(**values)) for t, step in _SHRINKS[env.x_kind]
+                 if self.w.allow_calls or not re.search(r"\b(?!len\()\w+\(|\.", t + step)]
+        forms = [f for f in forms if not any(re.search(rf"\b{b}\(", f[0] + f[1]) for b in self.banned)]
+        if not forms:
+            raise _Miss("shrink")
+        test, step = rng.choice(forms)
+        w.line(f"while {test}:")
+        w.indent += 1
+        self.inner(rest, replace(env, loop_depth=env.loop_depth + 1))
+        w.line(step)
+        w.indent -= 1
 
     def words_of(self, text: str) -> str:
         """A text's words: split at commas too where the data has them (`'maple,stone'` is
@@ -1438,6 +1495,12 @@ class _Program:
 
 
 _NUMERIC = ("int", "float", "digit")
+# (test, step) of a loop that wears the element down; every test fails after a few passes
+_SHRINKS = {"int": (("{x} > {a10}", "{x} //= {k}"), ("{x} >= 10", "{x} = sum(map(int, str({x})))"),
+                    ("{x} and {x} % 2 == 0", "{x} //= 2"), ("{x} > {a10}", "{x} -= {a10}")),
+            "float": (("{x} > {a10}", "{x} /= {k}"), ("{x} >= 1", "{x} = round({x} / 2, 1)")),
+            "word": (("len({x}) > {k}", "{x} = {x}[1:]"), ("{x} and {x}[-1] in 'aeiou'", "{x} = {x}[:-1]"),
+                     ("{v} in {x}", "{x} = {x}.replace({v}, '', 1)"), ("len({x}) > {k}", "{x} = {x}[:-1]"))}
 _CLOSING = ("number", "list", "parts", "text", "set")  # accumulators the helper's value joins at the end
 
 

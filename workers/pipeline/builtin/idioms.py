@@ -157,6 +157,7 @@ DIRECT_RETURNS = 0.85  # blueprints of tests only on the input that return from 
 EARLY_RETURN = 0.3  # deepest test arms in a loop that return there (a search stops at its first find)
 KEYED_RESULTS = 0.35  # loop programs whose result files values by a key (a Counter, groups of lists)
 ELSE_ARMS = 0.12  # tests with an else arm (each a line of scaffolding more; most tests need none)
+STOP_ARMS = 0.6  # in a loop, an elif after the deep arm that ends the walk (break) instead of a contribution
 SHRINK_WHILES = 0.5  # while loops on the current element that wear it down (see _Program.shrink_while)
 PURPOSE_WHILES = 0.5  # while loops over the items whose test says why they stop (not a plain walk)
 DATA_TESTS = 3  # tests on the whole input along one path (each a family of its own)
@@ -764,7 +765,8 @@ class _Program:
         styles = (("range", "enum", "enum", "enum1", "from1", "pairs1", "back") if indexed else
                   ("plain", "plain", "enum", "enum1", "pairs", "from1", "track", "track", "slice", "step")
                   + (("seen", "seen") if ek == "int" else ())
-                  + (("sorted", "reversed") if self.w.allow_calls else ()))
+                  + (("sorted", "reversed", "ranked", "bykey", "half", "ends") if self.w.allow_calls else ())
+                  + (("running", "fewest") if self.w.allow_calls and ek != "word" else ()))
         style = rng.choice(styles)
         i = w.name(_ELEM_NAMES["index"]) if style in ("range", "enum", "enum1", "from1", "pairs1", "back") else None
         prev = None
@@ -798,6 +800,8 @@ class _Program:
             header = f"for {x} in {xs}[{rng.choice(('', '1'))}::2]:"
         elif style in ("sorted", "reversed"):
             header = f"for {x} in {style}({xs}):"
+        elif style in ("ranked", "bykey", "half", "ends", "running", "fewest"):
+            header = f"for {x} in {self.walk_source(style, xs, ek)}:"
         seen = w.name(("seen", "met", "earlier")) if style == "seen" else None
         w.line(header)
         w.indent += 1
@@ -841,6 +845,21 @@ class _Program:
             plain = {(True, True): header, (True, False): f"for {i}, {x} in enumerate({xs}[1:], 1):",
                      (False, True): f"for {prev}, {x} in {pairs}:", (False, False): f"for {x} in {xs}[1:]:"}
             w.lines[start] = w.lines[start].replace(header, plain[_mentions(body, i), _mentions(body, prev)])
+
+    def walk_source(self, style: str, xs: str, ek: str) -> str:
+        """What a plain walk goes over besides the list itself: its items ranked (largest
+        first), ordered by a key of each, its second half, its two ends inward, its running
+        totals, or its few smallest or largest. None calls the target's own name."""
+        a, rng = self.rng.randint(2, 4), self.rng
+        keys = {"int": ("lambda v: v % 10", "lambda v: -v", "str"), "float": ("round", "lambda p: p % 1"),
+                "word": ("len", "lambda w: w[-1]", "str.lower", "lambda w: (len(w), w)")}[ek]
+        options = {"ranked": (f"sorted({xs}, reverse=True)",),
+                   "bykey": tuple(f"sorted({xs}, key={k})" for k in keys),
+                   "half": (f"{xs}[len({xs}) // 2:]", f"{xs}[:len({xs}) // 2]"),
+                   "ends": (f"{xs}[:{a}] + {xs}[-{a}:]", f"[{xs}[0], {xs}[-1]]"),
+                   "running": (f"itertools.accumulate({xs})",) if ek == "int" else (f"itertools.accumulate({xs}, max)",),
+                   "fewest": (f"heapq.nsmallest({a}, {xs})", f"heapq.nlargest({a}, {xs})")}[style]
+        return rng.choice(self.methods(*options) or (f"{xs}[::-1]",))
 
     def while_block(self, rest: tuple[str, ...], env: Env) -> None:
         w, rng = self.w, self.rng
@@ -1212,6 +1231,8 @@ class _Program:
                 if not rest and env.loop_depth and rng.random() < EARLY_RETURN:  # a search: stop at the first find
                     if self.acc_kind in ("number", "list"):
                         w.line(f"return {self.finish()}")
+            elif env.loop_depth and b > deep and rng.random() < STOP_ARMS:
+                w.line("break")  # a walk that ends at the first item the later test finds
             else:
                 self.simple(env, alternative=b % 2 == 1)
             w.indent -= 1
@@ -1694,9 +1715,9 @@ class _StmtProgram(_Program):
 
     def simple(self, env: Env, alternative: bool = False, variant: int | None = None) -> None:
         on_x, on_data = _RECV_ALT[self.use.recv]
-        if self.use.alt:
+        if self.use.alt:  # the use's own other arms (a test on the whole input falls back to the receiver's)
             on_x = tuple(t for t in self.use.alt if "{xs}" not in t)
-            on_data = tuple(t for t in self.use.alt if "{x}" not in t and "{key}" not in t)
+            on_data = tuple(t for t in self.use.alt if "{x}" not in t and "{key}" not in t) or on_data
         options = on_x if env.x is not None else on_data
         if not options:
             raise _Miss("no other arm")

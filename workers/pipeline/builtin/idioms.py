@@ -1323,7 +1323,9 @@ class _Program:
         e = self.expr(env)
         acc, rt, kind = self.acc, self.use.rtype, self.acc_kind
         if kind == "number":
-            if rt in ("int", "float"):
+            if rt == "int" and self.folding() != "sum":
+                self.w.line(self.fold(e))
+            elif rt in ("int", "float"):
                 self.w.line(self.pick((f"{acc} += {e}", f"{acc} += {e}", f"{acc} -= {e}", f"{acc} = {acc} + {e}")))
             elif rt == "bool":
                 self.w.line(f"{acc} += 1 if {e} else 0")
@@ -1364,6 +1366,36 @@ class _Program:
 
     def pick(self, options: tuple[str, ...]) -> str:
         return self.rng.choice(options)
+
+    fold_style: str | None = None
+
+    def word_forms(self, x: str, count: int) -> tuple[str, ...]:
+        """`count` ways a word is reshaped before it is kept: a cut (its vowels stripped off
+        the ends, a letter removed, reversed, up to a letter) then a case or a padding
+        (`word.strip('aeiou').upper()`, `word[::-1].ljust(8, '.')`). None where the level
+        allows no other call."""
+        rng = self.rng
+        v, n = repr(rng.choice("aeo")), rng.randint(6, 9)
+        cuts = (f"{x}.strip('aeiou')", f"{x}.rstrip('s')", f"{x}.replace({v}, '')", f"{x}[::-1]",
+                f"{x}.partition({v})[0]", f"{x}.removeprefix({v})", f"{x}[1:]", f"{x}.split({v})[-1]")
+        shapes = ("{c}.upper()", "{c}.title()", "{c}.capitalize()", "{c}.center(%d, '*')" % n,
+                  "{c}.ljust(%d, '.')" % n, "{c}.rjust(%d)" % n, "{c}.zfill(%d)" % n)
+        made = tuple(rng.choice(shapes).format(c=rng.choice(cuts)) for _ in range(count))
+        return self.methods(*made)
+
+    def folding(self) -> str:
+        """How this program folds whole numbers into a number result (one way per program):
+        summed, XORed into a checksum, hashed (`(h * 31 + v) % 1009`), or squared and summed."""
+        if self.fold_style is None:
+            self.fold_style = self.rng.choice(("sum",) * 3 + ("xor", "hash", "squares"))
+        return self.fold_style
+
+    def fold(self, value: str) -> str:
+        acc = self.acc
+        simple = re.fullmatch(r"[\w.\[\]]+", value) is not None
+        return {"xor": f"{acc} ^= {value}", "hash": f"{acc} = ({acc} * 31 + {value}) % 1009",
+                "squares": f"{acc} += {value} * {value}" if simple else f"{acc} += ({value}) ** 2",
+                "sum": f"{acc} += {value}"}[self.folding()]
 
     keys: dict[str, str] | None = None
 
@@ -1455,7 +1487,10 @@ class _Program:
         vowel = repr(self.rng.choice("aeo"))
         i, p = env.i, env.prev
         gap = (f"{x} - {p}" if xk in _NUMERIC else f"len({x}) - len({p})") if p is not None else None
-        if kind == "number":
+        if kind == "number" and xk != "float" and self.use.rtype != "float" and self.folding() != "sum":
+            options = (self.fold(size), self.fold(f"{size} % {a}") if xk != "char" else self.fold(f"ord({x})"))
+            options += (self.fold(i),) if i is not None else ()
+        elif kind == "number":
             options = (f"{acc} += {size}", f"{acc} -= {size}", f"{acc} += {size} // {a}" if xk != "float"
                        else f"{acc} += {x} / {a}", f"{acc} += {size} * {a}", f"{acc} -= {size} % {a}")
             options += ((f"{acc} += {gap}", f"{acc} += abs({gap})") if gap else ()) + \
@@ -1498,7 +1533,7 @@ class _Program:
         elif kind == "parts":
             options = ((x, f"{x}.upper()", f"{x}[::-1]" if xk == "word" else f"{x} * {a}")
                        + ((f"{x}.title()", f"{x}[:{a}]") + self.methods(f"{x}.capitalize()", f"{x}.replace({vowel}, '')")
-                          if xk == "word" else ())
+                          + self.word_forms(x, 3) if xk == "word" else ())
                        if xk in ("word", "char")
                        else (f"str({x})", f"str({x} * 2)", f"f'<{{{x}}}>'")
                        + self.methods(f"str({x}).zfill(3)" if xk != "float" else f"str(round({x})).rjust(3)"))
@@ -1509,7 +1544,8 @@ class _Program:
             options = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") + (self.methods(f"math.floor({x})") if xk == "float" else ())
                        if xk in _NUMERIC
                        else (x, f"{x}.upper()", f"len({x})", f"{x}[:{a}]")
-                       + self.methods(f"{x}.capitalize()", f"{x}.count({vowel})"))
+                       + self.methods(f"{x}.capitalize()", f"{x}.count({vowel})")
+                       + (self.word_forms(x, 2) if xk == "word" else ()))
             options += ((f"({i}, {x})",) if i is not None else ()) + ((gap, f"({p}, {x})") if gap else ())
             options = tuple(f"{acc}.append({o})" for o in options) + (f"{acc}.insert(0, {x})",)
         self.w.line(self.other_arm(options, v))

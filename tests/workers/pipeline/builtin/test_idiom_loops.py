@@ -16,22 +16,15 @@ from workers.pipeline.builtin.idioms import build_idiom
 from workers.pipeline.constraints import load_catalog
 from workers.pipeline.records import Knobs
 
+from .idiom_draws import blueprint_draws
+
 CATALOG = load_catalog()
 NAMES = ("process_batch",)
 
 
 def _draws(blueprint: tuple[str, ...], per_entry: int = 4,
            kinds: tuple[str, ...] | None = None) -> list[tuple[str, str, str]]:
-    knobs = Knobs(True, True, False, len(blueprint), blueprint)
-    out = []
-    for t, method in USES:
-        if kinds and t not in kinds:
-            continue
-        for i in range(per_entry):
-            made = build_idiom(CATALOG.get(t, method), knobs, random.Random(f"loops:{t}:{method}:{i}"), NAMES)
-            if made is not None:
-                out.append(made)
-    return out
+    return blueprint_draws(blueprint, per_entry, kinds, "loops")
 
 
 def _run(code: str, entry: str, args: str) -> object:

@@ -11,28 +11,13 @@ import re
 import pytest
 
 from workers.pipeline.builtin import idioms
-from workers.pipeline.builtin.idiom_uses import USES
-from workers.pipeline.builtin.idioms import build_idiom
-from workers.pipeline.constraints import load_catalog
 from workers.pipeline.input_synthesis import synthesize_inputs
-from workers.pipeline.records import Knobs
 
-CATALOG = load_catalog()
-NAMES = ("process_batch",)
+from .idiom_draws import blueprint_draws
 
 
-def _draws(blueprint: tuple[str, ...], per_entry: int = 3, kinds: tuple[str, ...] | None = None,
-           salt: str = "s8") -> list[tuple[str, str, str]]:
-    knobs = Knobs(True, True, False, len(blueprint), blueprint)
-    out = []
-    for t, method in USES:
-        if kinds and t not in kinds:
-            continue
-        for i in range(per_entry):
-            made = build_idiom(CATALOG.get(t, method), knobs, random.Random(f"{salt}:{t}:{method}:{i}"), NAMES)
-            if made is not None:
-                out.append(made)
-    return out
+def _draws(blueprint: tuple[str, ...], per_entry: int = 3, kinds: tuple[str, ...] | None = None) -> list[tuple[str, str, str]]:
+    return blueprint_draws(blueprint, per_entry, kinds, "s8")
 
 
 def _run(code: str, entry: str, args: str) -> str:

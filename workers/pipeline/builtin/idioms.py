@@ -106,6 +106,7 @@ _PREV_COND = {  # element tests against the one before it
     "int": ("{x} > {p}", "{x} < {p}", "{x} != {p}", "{x} >= {p}", "{x} - {p} > {a3}"),
     "float": ("{x} > {p}", "{x} < {p}", "{x} > {p} * 1.5"),
     "word": ("{x} > {p}", "len({x}) > len({p})", "{x} < {p}", "len({x}) != len({p})"),
+    "char": ("{x} == {p}", "{x} != {p}", "{x} < {p}", "{x} == {p}"),
 }
 _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
     "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
@@ -739,10 +740,12 @@ class _Program:
                 w.line(f"{n} = int({d})")
                 w.indent -= 1
             sub = replace(env, x=n, x_kind="digit", loop_depth=env.loop_depth + 1)
-        else:
-            ch = w.name(_ELEM_NAMES["char"])
-            w.line(f"for {ch} in {env.x}:")
-            sub = replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1)
+        else:  # a single letter: the letters of a set it is compared with (`for vowel in 'aeiou'`)
+            ch = w.name(("vowel", "mark", "other")) if env.x != "vowel" else w.name(("mark", "other"))
+            letters = rng.choice(("'aeiou'", "'aeiou'", "'rstlne'", "'xyz'", "'bcdfg'")
+                                 + self.methods("string.ascii_lowercase[:5]", "sorted('etaoin')"))
+            w.line(f"for {ch} in {letters}:")
+            sub = replace(env, x=ch, x_kind="char", prev=env.x, loop_depth=env.loop_depth + 1)
         w.indent += 1
         self.inner(rest, sub)
         w.indent -= 1
@@ -1001,6 +1004,14 @@ class _Program:
                 if style == "mod":
                     w.line(f"{left} //= 10")
             w.indent -= 1
+        elif env.x_kind == "char":  # a letter: its place in the alphabet counted down
+            left = w.name(("left", "rest_", "remaining"))
+            w.line(f"{left} = ord({env.x}) - ord('a')")
+            w.line(f"while {left} > 0:")
+            w.indent += 1
+            self.inner(rest, replace(env, x=left, x_kind="int", loop_depth=env.loop_depth + 1))
+            w.line(f"{left} -= {self.rng.choice((4, 5, 6))}")
+            w.indent -= 1
         elif rng.random() < 0.4:  # a word consumed from the front (or from the back)
             left, ch = w.name(("rest_", "left", "remaining")), w.name(_ELEM_NAMES["char"])
             w.line(f"{left} = {env.x}")
@@ -1177,7 +1188,7 @@ class _Program:
             if met and (self.rng.random() < 0.6 or not options):  # a loop that keeps a set of the items reads it
                 options = met
         if env.x is not None and "acc" not in families and env.loop_depth:
-            size = env.x if env.x_kind in _NUMERIC else f"len({env.x})"
+            size = env.x if env.x_kind in _NUMERIC else f"ord({env.x})" if env.x_kind == "char" else f"len({env.x})"
             tests = ("{acc} is None or {acc} < {size}",) if self.unset else _ACC_COND[self.acc_kind]
             options += [("acc", t.replace("{size}", size)) for t in tests]
         options = [o for o in options if o[1] not in self.w.conds]
@@ -1482,11 +1493,12 @@ class _Program:
                        "groups": (self.group_add(f"len({xs})", pick), self.group_add(f"len({xs})", other))}[kind]
             self.w.line(self.other_arm(options, v))
             return
-        size = x if xk in _NUMERIC else f"len({x})"
+        size = x if xk in _NUMERIC else f"ord({x})" if xk == "char" else f"len({x})"  # (a letter's len is 1)
         a = self.rng.randint(2, 5)
         vowel = repr(self.rng.choice("aeo"))
         i, p = env.i, env.prev
-        gap = (f"{x} - {p}" if xk in _NUMERIC else f"len({x}) - len({p})") if p is not None else None
+        gap = (f"{x} - {p}" if xk in _NUMERIC else f"ord({x}) - ord({p})" if xk == "char"
+               else f"len({x}) - len({p})") if p is not None else None
         if kind == "number" and xk != "float" and self.use.rtype != "float" and self.folding() != "sum":
             options = (self.fold(size), self.fold(f"{size} % {a}") if xk != "char" else self.fold(f"ord({x})"))
             options += (self.fold(i),) if i is not None else ()
@@ -1543,7 +1555,7 @@ class _Program:
         else:
             options = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") + (self.methods(f"math.floor({x})") if xk == "float" else ())
                        if xk in _NUMERIC
-                       else (x, f"{x}.upper()", f"len({x})", f"{x}[:{a}]")
+                       else (x, f"{x}.upper()", size, f"{x}[:{a}]" if xk == "word" else f"{x} * {a}")
                        + self.methods(f"{x}.capitalize()", f"{x}.count({vowel})")
                        + (self.word_forms(x, 2) if xk == "word" else ()))
             options += ((f"({i}, {x})",) if i is not None else ()) + ((gap, f"({p}, {x})") if gap else ())

@@ -104,3 +104,23 @@ def test_number_results_are_sometimes_checksums_or_hashes() -> None:
         if re.search(r"(\w+) \+= (\w+) \* \2\b|\w+ \+= \(.+\) \*\* 2", code):
             folds["squares"] += 1
     assert all(n >= 2 for n in folds.values()), folds
+
+
+def test_a_single_letter_is_never_walked_as_if_it_were_a_word() -> None:
+    """`for ch in word: for x in ch:` walks one letter; a letter is compared with the letters of
+    a set instead, its place in the alphabet counted down, and it is measured by `ord`, not `len`."""
+    compared = 0
+    for code, _, _ in _draws(("for", "for", "for"), 2, kinds=("str",)) + _draws(("for", "for", "while"), 2, kinds=("str",)):
+        tree = ast.parse(code)
+        letters = {node.target.id for node in ast.walk(tree) if isinstance(node, ast.For)
+                   and isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name)
+                   and any(isinstance(outer, ast.For) and isinstance(outer.target, ast.Name)
+                           and outer.target.id == node.iter.id and "split" in ast.unparse(outer.iter)
+                           for outer in ast.walk(tree))}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.For) and isinstance(node.iter, ast.Name):
+                assert node.iter.id not in letters, code
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("len", "iter") and node.args:
+                assert ast.unparse(node.args[0]) not in letters, code
+        compared += bool(re.search(r"for \w+ in '(aeiou|rstlne|xyz|bcdfg)':", code))
+    assert compared >= 3, compared

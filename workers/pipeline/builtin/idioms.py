@@ -1403,9 +1403,10 @@ class _Program:
 
     def fold(self, value: str) -> str:
         acc = self.acc
-        simple = re.fullmatch(r"[\w.\[\]]+", value) is not None
+        simple = re.fullmatch(r"[\w.]+(\([\w., ']*\))?(\[[\w-]+\])?", value) is not None  # (one operand: no parentheses)
         return {"xor": f"{acc} ^= {value}", "hash": f"{acc} = ({acc} * 31 + {value}) % 1009",
-                "squares": f"{acc} += {value} * {value}" if simple else f"{acc} += ({value}) ** 2",
+                "squares": (f"{acc} += {value} * {value}" if value.isidentifier() else f"{acc} += {value} ** 2")
+                if simple else f"{acc} += ({value}) ** 2",
                 "sum": f"{acc} += {value}"}[self.folding()]
 
     keys: dict[str, str] | None = None

@@ -7,7 +7,8 @@ list of findings) and then lays out the level: depth 0 is a short pipeline; C3-C
 data with the blueprint's kinds (for: items, index walks, enumerate, letters, digits;
 while: index walks, work lists, digit loops; if / if-elif: tests on the current element,
 sometimes an early return), the use in the deepest block, and at C6 the use moved into a
-helper the entry calls. Entries without a use return None and take the generic forms.
+helper the entry calls, or kept there with a test on the element split off as the helper
+(`idiom_helpers`). Entries without a use return None and take the generic forms.
 
 A target that changes its receiver (append, add, update, d[k] = v) has statement uses
 instead: the receiver is a local (an empty container, or a copy of the data), the target's
@@ -25,6 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from workers.pipeline.builtin.context import STDLIB_MODULES, program_text
+from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
 from workers.pipeline.constraints.catalog import Entry
 from workers.pipeline.naturalness.static import static_findings
@@ -166,6 +168,7 @@ CLOSING_SHARE = 0.35  # C6 programs of a whole-input use that call the helper in
 TESTED_SHARE = 0.4  # those (under a test on the input) whose first test asks the helper
 WALKED_SHARE = 0.4  # those (in a for loop) whose loop walks the helper's items
 HELPER_PREP_SHARE = 0.35  # C6 helpers that first ready their data (sorted, cleaned) before the use
+SUBTASK_SHARE = 0.5  # C6 draws with a test on an element that keep the use and split off that test
 
 
 class _Miss(Exception):
@@ -300,7 +303,15 @@ class _Program:
         self.data_lit = w.params[-1][1]
         env = Env(data, self.kind)
         helper_lines: list[str] = []
-        if self.knobs.call_chain:
+        blueprint = self.knobs.blueprint
+        # C6: the use stays in the entry, and a test on the current element is the helper
+        # (only a test right under the first loop: one under two loops is called so often
+        # that the trace runs past its limit)
+        loop = next((k for k, kind in enumerate(blueprint) if kind in ("for", "while")), len(blueprint))
+        self.subtask = (self.knobs.call_chain and type(self) is _Program
+                        and tuple(blueprint[loop + 1:loop + 2]) in (("if",), ("if-elif",))
+                        and self.rng.random() < SUBTASK_SHARE)
+        if self.knobs.call_chain and not self.subtask:
             helper_lines = self.helper(env)
             if helper_lines is None:
                 return None
@@ -309,6 +320,10 @@ class _Program:
             self.straight(env)
         else:
             self.nested(env)
+        if self.subtask:
+            if self.sub_lines is None:
+                raise _Miss("no test on an element took the helper")
+            helper_lines = self.sub_lines
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
         body = helper_lines + [head, *w.lines]
         return program_text(body, w.imports), entry, ", ".join(lit for _, lit in w.params)
@@ -322,6 +337,8 @@ class _Program:
         return text
 
     helper_call = None
+    subtask = False  # C6: the helper is a test on the current element (idiom_helpers.TESTS)
+    sub_lines: list[str] | None = None
     shift = 0
     data_lit = ""
 
@@ -1165,6 +1182,10 @@ class _Program:
         if self.tested and env.x is None and not self.test_written:
             self.test_written = True
             return self.helper_test(), "helper"
+        if self.subtask and self.sub_lines is None and env.x is not None and env.loop_depth == 1:
+            split_off = self.split_test(env)
+            if split_off is not None:
+                return split_off, "helper"
         group = env.x_kind if env.x is not None else "data"
         if group == "data" and len(families) >= DATA_TESTS:
             raise _Miss("tests on the whole input nest this deep rarely run every arm")
@@ -1258,6 +1279,22 @@ class _Program:
             w.indent -= 1
         del w.conds[marked:]
         outer -= fams
+
+    def split_test(self, env: Env) -> str | None:
+        """C6: a test on the current element written as a helper of its own (one that
+        tells the call's own items apart), or None where none fits."""
+        pool = [h for h in TESTS.get(env.x_kind or "", ()) if h.name not in self.w.taken]
+        data = ast.literal_eval(self.data_lit)
+        words = data.replace(",", " ").split() if isinstance(data, str) else data
+        sample = {"int": data, "float": data, "word": words, "char": list("".join(map(str, words))),
+                  "digit": [int(d) for v in data if isinstance(v, int) for d in str(abs(v))]}.get(env.x_kind or "")
+        fits = [h for h in pool if sample and splits(h, sample)]
+        if not fits:
+            return None
+        chosen = self.rng.choice(fits)
+        self.w.taken.add(chosen.name)
+        self.sub_lines = chosen.lines
+        return f"{'not ' if self.rng.random() < 0.25 else ''}{chosen.name}({env.x})"
 
     def helper_value(self) -> object | None:
         """The C6 helper's value on the call's own input (None when it cannot be told)."""

@@ -8,6 +8,7 @@ import random
 import re
 from collections import Counter
 
+from workers.pipeline.builtin.idiom_helpers import TESTS, define, splits
 from workers.pipeline.builtin.idioms import _differs, _Program, build_idiom
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.constraints.levels import with_blueprint
@@ -16,6 +17,7 @@ from workers.pipeline.static_check import measure_structure
 
 CATALOG = load_catalog()
 NAMES = ("process_batch",)
+SPLIT_OFF = {h.name for kind in TESTS.values() for h in kind}  # helpers that are a test on an element
 # entries whose uses read the whole data (so the helper is called once, on all of it)
 WHOLE = [("zip", "zip"), ("enumerate", "enumerate"), ("str", "split"), ("set", "&"), ("list", "index")]
 
@@ -56,9 +58,9 @@ def placement(code: str, entry: str) -> str:
 
 def test_the_helper_is_called_before_the_walk_in_a_test_as_the_walk_or_in_the_report() -> None:
     seen = Counter()
-    for cell, code, entry, _ in c6_draws(30):
+    for cell, code, entry, _ in c6_draws(50):  # (half the draws of a loop then a test split one off)
         measured = measure_structure(code, entry, cell)
-        if not measured.matches:
+        if not measured.matches or re.search(rf"^def ({'|'.join(SPLIT_OFF)})\(", code, re.M):
             continue
         where = placement(code, entry)
         seen[where] += 1
@@ -75,7 +77,7 @@ def test_a_helper_readies_its_data_only_where_that_changes_its_value() -> None:
     for _, code, entry, args in c6_draws(30):
         tree = ast.parse(code)
         helper = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name != entry)
-        if len(helper.body) != 2 or not isinstance(helper.body[0], ast.Assign):
+        if len(helper.body) != 2 or not isinstance(helper.body[0], ast.Assign) or helper.name in SPLIT_OFF:
             continue
         readied += 1
         # the helper's value with the step and with the step left out differ on the call's data
@@ -103,3 +105,41 @@ def test_a_loop_walks_only_helper_values_of_one_kind_in_a_fixed_order() -> None:
         ("int", "float", "word", "char", "char")
     assert kind({1, 2}) is None and kind([(1, 2), (3, 4)]) is None and kind([1]) is None
     assert kind(["a", ""]) is None and kind([1, "a"]) is None and kind(7) is None
+
+
+def test_some_draws_keep_the_use_and_split_off_a_test_on_the_element() -> None:
+    split_off = 0
+    for cell, code, entry, args in c6_draws(30):
+        tree = ast.parse(code)
+        helper = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name != entry)
+        pool = {h.name: h for kind in TESTS.values() for h in kind}
+        if helper.name not in SPLIT_OFF:
+            continue
+        split_off += 1
+        assert measure_structure(code, entry, cell).matches, code
+        main = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == entry)
+        # the entry calls it once, in the test of an if under a loop; the target's use stays there
+        tests = [n.test for n in ast.walk(main) if isinstance(n, ast.If)]
+        assert sum(helper.name in ast.unparse(t) for t in tests) == 1, code
+        assert pool[helper.name].text in code, code
+        space: dict[str, object] = {}
+        exec(compile(code, "<c6>", "exec"), space)  # noqa: S102 - the generator's own program
+        space[entry](*ast.literal_eval(f"({args},)"))  # type: ignore[operator]
+    assert split_off >= 10, split_off
+
+
+def test_the_element_tests_split_the_values_they_are_drawn_for() -> None:
+    by_name = {h.name: h for kind in TESTS.values() for h in kind}
+    prime, vowel_heavy, high_cents = (define(by_name[n]) for n in ("is_prime", "is_vowel_heavy", "has_high_cents"))
+    assert [prime(n) for n in (1, 2, 9, 13)] == [False, True, False, True]  # type: ignore[operator]
+    assert (vowel_heavy("piano"), vowel_heavy("candle")) == (True, False)  # type: ignore[operator]
+    assert (high_cents(3.75), high_cents(3.25)) == (True, False)  # type: ignore[operator]
+    assert splits(by_name["is_prime"], [4, 7, 9]) and not splits(by_name["is_prime"], [4, 8, 9])
+    # every form runs on its kind's values and answers True or False; digits take only some
+    samples = {"int": [0, 1, 7, 12, 45, 64], "digit": list(range(10)), "float": [0.5, 3.25, 9.99, 14.5],
+               "word": ["apple", "sky", "banana", "rhythm"], "char": list("ab ,z")}
+    for kind, forms in TESTS.items():
+        assert len({h.name for h in forms}) == len(forms) >= 7
+        for h in forms:
+            assert {type(define(h)(v)) for v in samples[kind]} == {bool}, h.name  # type: ignore[operator]
+    assert 0 < len(TESTS["digit"]) < len(TESTS["int"])

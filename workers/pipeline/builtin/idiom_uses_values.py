@@ -7,23 +7,28 @@ lookup, a count of the most frequent value, a chained comparison over neighbours
 of a list of slices. Entries with no such use in ordinary code are left to the generic forms:
 - the copies ([:] of str, list and tuple; list, dict and set copy; float conjugate) nest
   only as a copy of a copy, which the static rules call a trick;
-- the str predicates on case, digits, spaces and printability (isupper, istitle, islower,
-  isdigit, isdecimal, isnumeric, isspace, isascii, isprintable) read the data's lowercase
-  letters, spaces and commas the same way on every input;
+- the str predicates on spaces and printability (isspace, isascii, isprintable) read the
+  data's letters, spaces and commas the same way on every input (a text's words have no
+  space, and no data has an accent, a tab or a newline);
 - splitlines and expandtabs need newlines and tabs the data never has; encode,
   format_map, maketrans and as_integer_ratio nest only inside themselves;
-- dict !=, keys, values, fromkeys and set !=, isdisjoint, issubset, issuperset nest only as
+- dict !=, keys, values, fromkeys and set isdisjoint, issubset, issuperset nest only as
   one collection built from another (`d.keys()` over a dict made from `e.keys()`), or
   compare collections that are equal or disjoint on nearly every input;
 - set < (the small readings a proper part of the even ones) had a use, taken out again: in
   the C4-C6 layouts its programs ran past 80 traced lines often enough to lift the batch's
   p90 (80 -> 82 on seed 12).
+The predicates on digits and case (isdigit, isdecimal, isnumeric, isupper, islower, istitle)
+read a record, a line of mixed-case words, numbers and codes ('Order 12 shipped to Maple
+Road'; kind "record", written as a text): at depth 0 the whole line (does it start with its
+number, is there a number or a code at an end, exactly one number, a capitalized word), in a
+walk each of its words, which both pass and fail them.
 Uses marked straight_only are written at C1/C2 only (the generic forms there compare
 collections that differ on every input, so their output never changed), and leave the
 C3-C6 programs as they were: tuple == and != compare the even/odd pattern of the two ends
 (a loop over them, as over set <, ran past 80 traced lines too often at C4-C6),
-dict == whether the latest even and odd readings come after the first few, set == whether
-the even and odd readings fall in the same residues, set > whether the residues (initials)
+dict == whether the latest even and odd readings come after the first few, set == (and !=)
+whether the even and odd (large and odd) readings fall in the same residues, set > whether the residues (initials)
 of all items are more than those of the large (later) ones, float bool() counts or finds
 prices, float != keeps the prices between the ends and the steps between unlike prices.
 """
@@ -116,6 +121,54 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ("str", "translate"): (
         _u("{w}.translate(str.maketrans('', '', 'aeiou')).translate(str.maketrans(' ,', '_-'))", "str", "text",
            names="build_slug squeeze_text"),
+    ),
+    # the predicates on digits and case read a record ('Order 12 shipped to Maple Road'):
+    # a whole line at depth 0, each of its words in a walk
+    ("str", "isdigit"): (
+        _u("{w}[:sum(ch.isdigit() for ch in {w})].isdigit()", "bool", "record",
+           names="number_first starts_with_number"),
+        _u("({w}[:2] if {w}[:2].isdigit() else {w}[-2:]).isdigit()", "bool", "record", calls=False,
+           names="number_at_an_end quantity_at_edge"),
+        _u("' '.join(word for word in {w}.split() if word.isdigit()).isdigit()", "bool", "record",
+           names="one_number single_quantity"),
+    ),
+    ("str", "isdecimal"): (
+        _u("{w}[:sum(ch.isdecimal() for ch in {w})].isdecimal()", "bool", "record",
+           names="number_first leads_with_amount"),
+        _u("({w}[:2] if {w}[:2].isdecimal() else {w}[-2:]).isdecimal()", "bool", "record", calls=False,
+           names="amount_at_an_end figure_at_edge"),
+        _u("' '.join(word for word in {w}.split() if word.isdecimal()).isdecimal()", "bool", "record",
+           names="one_amount single_number"),
+    ),
+    ("str", "isnumeric"): (
+        _u("{w}[:sum(ch.isnumeric() for ch in {w})].isnumeric()", "bool", "record",
+           names="number_first leads_with_count"),
+        _u("({w}[:2] if {w}[:2].isnumeric() else {w}[-2:]).isnumeric()", "bool", "record", calls=False,
+           names="count_at_an_end number_at_edge"),
+        _u("' '.join(word for word in {w}.split() if word.isnumeric()).isnumeric()", "bool", "record",
+           names="one_count single_figure"),
+    ),
+    ("str", "isupper"): (
+        _u("{w}[:sum(ch.isupper() for ch in {w})].isupper()", "bool", "record",
+           names="capitals_first starts_capitalized"),
+        _u("({w}[:2] if {w}[:2].isupper() else {w}[-2:]).isupper()", "bool", "record", calls=False,
+           names="code_at_an_end capitals_at_edge"),
+        _u("' '.join(word for word in {w}.split() if word.isupper()).isupper()", "bool", "record",
+           names="has_code mentions_acronym"),
+    ),
+    ("str", "islower"): (
+        _u("{w}[:sum(ch.islower() for ch in {w})].islower()", "bool", "record",
+           names="lowercase_first starts_plain"),
+        _u("({w}[:2] if {w}[:2].islower() else {w}[-2:]).islower()", "bool", "record", calls=False,
+           names="plain_at_an_end lowercase_at_edge"),
+        _u("' '.join(word for word in {w}.split() if word.islower()).islower()", "bool", "record",
+           names="has_plain_word mentions_verb"),
+    ),
+    ("str", "istitle"): (
+        _u("' '.join(word for word in {w}.split() if word.istitle()).istitle()", "bool", "record",
+           names="has_name mentions_place"),
+        _u("({w}.capitalize() if not {w}.istitle() else {w}).istitle()", "bool", "record",
+           names="titled_once_capitalized check_heading"),
     ),
     # --- tuple -----------------------------------------------------------------------
     ("tuple", "[i:j]"): (
@@ -269,6 +322,12 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            calls=False, names="same_residues_large_even check_groups", straight_only=True),
         _u("{{v % 2 for v in {xs}[::2]}} == {{v % 2 for v in {xs}[1::2]}} == {{0, 1}}", "bool", "ints",
            calls=False, names="mixed_alternate_slots check_groups", straight_only=True),
+    ),
+    ("set", "!="): (
+        _u("{{v % 3 for v in {xs} if v % 2 == 0}} != {{v % 3 for v in {xs} if v % 2 != 0}}", "bool", "ints",
+           calls=False, names="residues_differ_by_parity check_groups", straight_only=True),
+        _u("{{v % 3 for v in {xs} if v > {n}}} != {{v % 3 for v in {xs} if v % 2 != 0}}", "bool", "ints",
+           calls=False, names="residues_differ_large_odd check_groups", straight_only=True),
     ),
     ("set", "<="): (
         _u("{{v for v in {xs} if v <= {n}}} <= {{v for v in {xs} if v % 2 == 0}}", "bool", "ints", calls=False,

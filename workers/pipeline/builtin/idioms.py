@@ -40,7 +40,15 @@ _DATA_NAMES = {
     "words": ("words", "names", "tags", "tokens", "labels", "cities", "items"),
     "text": ("text", "line", "sentence", "message", "phrase", "title"),
     "prices": ("prices", "amounts", "costs", "fares", "totals", "weights"),
+    "record": ("record", "entry", "note", "caption", "address", "line"),
 }
+# a record: a line of mixed-case words, numbers and codes ('Order 12 shipped to Maple Road');
+# read as a text everywhere but its literal (the str predicates on case and digits vary on it)
+_RECORD_TOKENS = (("Order", "Maple", "Road", "Room", "Floor", "Gate", "Park", "North", "Harbor", "Oak"),
+                  ("shipped", "to", "at", "on", "via", "near", "left", "from"),
+                  ("12", "7", "305", "42", "9", "18", "2024"),
+                  ("NY", "UK", "ID", "ETA", "ASAP"),
+                  ("#12", "$40", "4B", "A7", "No.5"))
 _ELEM_NAMES = {"int": ("score", "item", "amount", "num", "mark", "entry"),
                "word": ("token", "label", "term", "city", "part"),
                "char": ("letter", "symbol", "char"),
@@ -220,6 +228,10 @@ class Writer:
 
 
 def _literal(rng: random.Random, kind: str) -> str:
+    if kind == "record":  # a name or a number first, then words of classes drawn per word
+        pools = _RECORD_TOKENS[:1] * 2 + _RECORD_TOKENS[1:2] * 2 + _RECORD_TOKENS[2:3] * 2 + _RECORD_TOKENS[3:]
+        head = rng.choice(rng.choice((_RECORD_TOKENS[0], _RECORD_TOKENS[2])))
+        return repr(" ".join([head] + [rng.choice(rng.choice(pools)) for _ in range(rng.randint(3, 5))]))
     if kind == "ints":
         return repr([rng.randint(1, 20) for _ in range(rng.randint(5, 7))])
     if kind == "words":
@@ -239,6 +251,9 @@ class _Program:
         self.banned = {n for n in (entry.method.removesuffix("()"), entry.syntax.name.split(".")[-1])
                        if n.isidentifier()}
         self.kind = rng.choice(use.kinds)
+        self.source = self.kind  # the data's literal kind (a record is written as a text)
+        if self.kind == "record":
+            self.kind = "text"
         # walks the data (not only the current element): give it an index in loops
         self.whole_data = "{xs}" in use.text or ("{w}" in use.text and self.kind == "text")
         self.span = rng.choice((3, 3, 4))
@@ -299,7 +314,7 @@ class _Program:
     def build(self, entry_names: tuple[str, ...]) -> tuple[str, str, str] | None:
         w = self.w
         entry = w.name(self.use.names or entry_names)
-        data = w.param(_DATA_NAMES[self.kind], _literal(self.rng, self.kind))
+        data = w.param(_DATA_NAMES[self.source], _literal(self.rng, self.source))
         self.data_lit = w.params[-1][1]
         env = Env(data, self.kind)
         helper_lines: list[str] = []
@@ -413,7 +428,7 @@ class _Program:
         result = w.name(("result", "answer", "out", "report"))
         rt = self.use.rtype
         if rt in _COMBINE and rng.random() < 0.3 and "{ys}" not in self.use.text:
-            other = w.param(_DATA_NAMES[env.kind], _literal(rng, env.kind))
+            other = w.param(_DATA_NAMES[self.source], _literal(rng, self.source))
             first, second = w.name(("first", "left", "mine")), w.name(("second", "right", "theirs"))
             w.line(f"{first} = {self.expr(env)}")
             w.line(f"{second} = {self.expr(replace(env, xs=other))}")

@@ -76,8 +76,8 @@ def test_every_use_reads_its_data_and_nests_the_target() -> None:
         cell = Constraint(key[0], key[1], "C2", LEVELS["C2"])
         for use in uses:
             assert "{xs}" in use.text or "{w}" in use.text, use.text  # a depth-0 pipeline feeds it
-            assert use.names and set(use.kinds) <= {"ints", "words", "prices", "text"}, use.text
-            assert "{w}" not in use.text or use.kinds == ("text",), use.text
+            assert use.names and set(use.kinds) <= {"ints", "words", "prices", "text", "record"}, use.text
+            assert "{w}" not in use.text or use.kinds in (("text",), ("record",)), use.text
             code = f"def f(xs, ys, w, x, i, n):\n    return {use.text.format(**NAMES)}\n"
             measured = measure_structure(code, "f", cell)
             assert measured.nested_calls and not static_findings(code), use.text
@@ -110,6 +110,35 @@ def test_depth0_uses_stay_out_of_loops_and_tests() -> None:
                 mp.setitem(idioms.USES, key, deep)
                 assert made == idioms.build_idiom(CATALOG.get(*key), knobs, random.Random(f"d:{key}:{i}"),
                                                   ("task",)), key
+
+
+RECORD = [k for k, uses in VALUE_USES.items() if any("record" in u.kinds for u in uses)]
+
+
+def test_the_case_and_digit_predicates_are_written_over_records_at_c3_to_c6() -> None:
+    """str isdigit/isdecimal/isnumeric/isupper/islower/istitle had no use (the data's
+    lowercase words read alike on every input): over a record ('Order 12 shipped to Maple
+    Road', read as a text) their idiom programs pass the structure and the static rules at
+    every depth, on data whose words both pass and fail the predicate."""
+    assert {m for _, m in RECORD} >= {"isdigit", "isdecimal", "isnumeric", "isupper", "islower", "istitle"}
+    for key in RECORD:
+        entry = CATALOG.get(*key)
+        for level in ("C3", "C4", "C5", "C6"):
+            good = 0
+            for i in range(8):
+                cell = Constraint(key[0], key[1], level, with_blueprint(LEVELS[level], random.Random(f"r:{i}")))
+                made = idioms.build_idiom(entry, cell.knobs, random.Random(f"rec:{key}:{level}:{i}"), ("task",))
+                if made is None:
+                    continue
+                code, name, args = made
+                record = ast.literal_eval(f"({args},)")[0]
+                assert isinstance(record, str) and any(ch.isupper() or ch.isdigit() for ch in record), args
+                good += measure_structure(code, name, cell).matches and not static_findings(code)
+            assert good >= 3, (key, level)
+    rng = random.Random(5)
+    words = [w for _ in range(20) for w in ast.literal_eval(idioms._literal(rng, "record")).split()]
+    for method in ("isdigit", "isupper", "islower", "istitle"):
+        assert 0 < sum(getattr(w, method)() for w in words) < len(words), method
 
 
 def test_the_same_seed_gives_the_same_value_draws() -> None:
@@ -152,6 +181,16 @@ def test_uses_compute_what_they_are_named_for() -> None:
     # letters first: every letter of the text comes before anything else
     assert _value(("str", "isalpha"), 0, w="'abc, '") is True
     assert _value(("str", "isalpha"), 0, w="'ab c'") is False
+    # a number (or a code) at the front or at either end; exactly one number in a record
+    assert _value(("str", "isdigit"), 0, w="'12 Maple Road'") is True
+    assert _value(("str", "isdigit"), 0, w="'Order 12 shipped'") is False
+    assert _value(("str", "isdigit"), 1, w="'Gate Oak 18'") is True
+    assert _value(("str", "isdigit"), 2, w="'Order 12 to Oak'") is True
+    assert _value(("str", "isdigit"), 2, w="'Order 12 to 7'") is False
+    assert _value(("str", "isupper"), 1, w="'Gate Oak UK'") is True
+    assert _value(("str", "isupper"), 1, w="'Gate Oak'") is False
+    assert _value(("str", "istitle"), 0, w="'shipped to Oak'") is True
+    assert _value(("str", "istitle"), 0, w="'shipped to 12'") is False
     # a text with doubled letters
     assert _value(("str", "=="), 0, w="'apple'") is False
     assert _value(("str", "=="), 0, w="'river'") is True

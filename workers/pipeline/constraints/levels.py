@@ -37,8 +37,26 @@ def validate_knobs(knobs: Knobs) -> Knobs:
 
 
 def draw_blueprint(depth: int, rng: random.Random) -> tuple[str, ...]:
-    """Outermost first; each kind nests in the previous one (as the reference prompt says)."""
-    return tuple(rng.choice(CONTROL_KINDS) for _ in range(depth))
+    """Outermost first; each kind nests in the previous one (as the reference prompt says).
+    A blueprint of tests alone whose arms no `SAMPLE_INPUTS` inputs can all run is drawn
+    again (if-elif three deep: each input ends in one of four leaf arms)."""
+    while True:
+        kinds = tuple(rng.choice(CONTROL_KINDS) for _ in range(depth))
+        if leaf_arms(kinds) <= SAMPLE_INPUTS:
+            return kinds
+
+
+SAMPLE_INPUTS = 3  # inputs a program keeps (the default batch's inputs per program)
+
+
+def leaf_arms(kinds: tuple[str, ...]) -> int:
+    """Inputs needed to run every arm of a blueprint of tests alone: the arms off the deep
+    path at each level plus every arm of the last (0 when a loop lets one input take many
+    paths)."""
+    if not kinds or any(k in ("for", "while") for k in kinds):
+        return 0
+    arms = [2 if k == "if-elif" else 1 for k in kinds]
+    return sum(a - 1 for a in arms[:-1]) + arms[-1]
 
 
 def with_blueprint(knobs: Knobs, rng: random.Random) -> Knobs:

@@ -50,8 +50,26 @@ def _pool(processes: int) -> ProcessPoolExecutor:
     threaded process can inherit a lock held mid-operation."""
     with _pools_lock:
         if processes not in _pools:
-            _pools[processes] = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"))
+            _pools[processes] = ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"),
+                                                    initializer=_cap_memory)
         return _pools[processes]
+
+
+GENERATOR_MEMORY = 4 << 30  # bytes of address space a generator process may hold
+
+
+def _cap_memory() -> None:
+    """A generator process runs its own draws in process (the self-check): a draw that grows
+    a value past every guard meets MemoryError, an outcome the self-check scores, instead of
+    the kernel killing the process (and the batch's pool with it)."""
+    try:
+        import resource  # noqa: PLC0415 - POSIX only
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = GENERATOR_MEMORY if hard == resource.RLIM_INFINITY else min(GENERATOR_MEMORY, hard)
+    if soft == resource.RLIM_INFINITY or soft > cap:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
 
 def close_pools(wait: bool = True) -> None:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import ast
+import resource
+import tracemalloc
 
 from sandbox import Job, Sandbox
 from workers.pipeline import seeds
 from workers.pipeline.batch_spec import BatchSpec
 from workers.pipeline.builtin import generate_program
-from workers.pipeline.builtin.selfcheck import MAX_STEPS, self_check
+from workers.pipeline.builtin.selfcheck import MAX_STEPS, _Runner, self_check
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.grid import batch_constraints
 from workers.pipeline.input_synthesis import synthesize_inputs
+from workers.pipeline.teachers import builtin as builtin_teacher
 
 NATURAL = """def count_high(scores, limit):
     total = 0
@@ -60,6 +63,48 @@ def test_a_deletion_that_lets_a_value_grow_is_stopped_not_run_out() -> None:
     verdict = self_check(code, "grow", "'abcdef'", seed=3)
     assert "raises" not in verdict.findings  # the program itself runs fine
     assert "deletable_statement" not in verdict.findings  # each deletion changes the output
+
+
+def test_a_helper_that_multiplies_a_list_every_turn_is_stopped_before_it_holds_gigabytes() -> None:
+    # a generic C6 draw for list.*= (seen in the 10,000-program run): each call multiplies the
+    # list 12-fold and a turn may call it twice; checking sizes every 4th turn let it reach
+    # 250 million items (2 GB) on [16, 68, 13, 4, 19, 45] before the check ran
+    code = """def tag(scores):
+    scores *= 2
+    scores *= 2
+    scores *= 3
+    return scores
+def summarize_readings(readings):
+    parts = list(readings)
+    for score in sorted(readings):
+        for ch in str(score):
+            parts = tag(parts)
+            if ch not in '02468':
+                parts = tag(parts)
+            elif int(ch) > 4:
+                parts.append(len(ch))
+            else:
+                parts.append(len(ch))
+    return parts
+"""
+    runner = _Runner(code, "summarize_readings")
+    tracemalloc.start()
+    try:
+        outcome, _ = runner.run(([16, 68, 13, 4, 19, 45],))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert outcome == "error:_Stop"
+    assert peak < 64 << 20, peak  # at most one turn's growth past the cap (was 1.7 GB)
+
+
+def test_a_generator_process_runs_under_a_memory_cap() -> None:
+    pool = builtin_teacher._pool(1)
+    try:
+        soft, _ = pool.submit(resource.getrlimit, resource.RLIMIT_AS).result(timeout=120)
+    finally:
+        builtin_teacher.close_pools()
+    assert soft != resource.RLIM_INFINITY and soft <= builtin_teacher.GENERATOR_MEMORY
 
 
 def test_a_long_run_is_a_miss() -> None:

@@ -7,6 +7,7 @@ generator writes has one, which is what lets forms and conversions stay type-cor
 from __future__ import annotations
 
 import ast
+import importlib
 import random
 import re
 import string
@@ -43,6 +44,12 @@ _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle
 
 # modules the scaffolding and uses may call; each program imports those its lines name
 STDLIB_MODULES = ("bisect", "collections", "heapq", "itertools", "math", "operator", "statistics", "string")
+
+
+def stdlib_space() -> dict[str, object]:
+    """A fresh namespace holding the stdlib modules generated lines may call (for running
+    the generator's own lines on the call's input)."""
+    return {m: importlib.import_module(m) for m in STDLIB_MODULES}
 
 
 def program_text(lines: list[str], imports: set[str]) -> str:

@@ -12,11 +12,11 @@ float, a word or a character.
 
 from __future__ import annotations
 
-import importlib
+import functools
 import re
 from dataclasses import dataclass
 
-from workers.pipeline.builtin.context import STDLIB_MODULES
+from workers.pipeline.builtin.context import stdlib_space
 
 
 @dataclass(frozen=True)
@@ -196,14 +196,11 @@ TESTS = {"int": _INT_TESTS, "digit": tuple(h for h in _INT_TESTS if h.digits), "
          "word": _WORD_TESTS, "char": _CHAR_TESTS}
 
 
-def space() -> dict[str, object]:
-    """A namespace with the modules a helper may call."""
-    return {m: importlib.import_module(m) for m in STDLIB_MODULES}
-
-
+@functools.lru_cache(maxsize=None)
 def define(helper: SubHelper) -> object:
-    """The helper as a function (to run it on the call's own data)."""
-    names = space()
+    """The helper as a function (to run it on the call's own data), compiled once: every C6
+    draw with a test to split off tries each helper of the element's kind."""
+    names = stdlib_space()
     exec(compile(helper.text, "<helper>", "exec"), names)  # noqa: S102 - our own lines
     return names[helper.name]
 

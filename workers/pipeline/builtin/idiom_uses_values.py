@@ -37,6 +37,17 @@ from __future__ import annotations
 
 from workers.pipeline.builtin.idiom_use import Use, _u
 
+
+def _record_predicate(method: str, first: str, edge: str, one: str) -> tuple[Use, ...]:
+    """The three uses of a str predicate over a record's line: the characters it holds for
+    lead the line, it holds at one end, exactly one word holds it (the names of each)."""
+    m = method
+    return (
+        _u(f"{{w}}[:sum(ch.{m}() for ch in {{w}})].{m}()", "bool", "record", names=first),
+        _u(f"({{w}}[:2] if {{w}}[:2].{m}() else {{w}}[-2:]).{m}()", "bool", "record", calls=False, names=edge),
+        _u(f"' '.join(word for word in {{w}}.split() if word.{m}()).{m}()", "bool", "record", names=one),
+    )
+
 VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     # --- str -------------------------------------------------------------------------
     ("str", "in"): (
@@ -124,46 +135,16 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
     # the predicates on digits and case read a record ('Order 12 shipped to Maple Road'):
     # a whole line at depth 0, each of its words in a walk
-    ("str", "isdigit"): (
-        _u("{w}[:sum(ch.isdigit() for ch in {w})].isdigit()", "bool", "record",
-           names="number_first starts_with_number"),
-        _u("({w}[:2] if {w}[:2].isdigit() else {w}[-2:]).isdigit()", "bool", "record", calls=False,
-           names="number_at_an_end quantity_at_edge"),
-        _u("' '.join(word for word in {w}.split() if word.isdigit()).isdigit()", "bool", "record",
-           names="one_number single_quantity"),
-    ),
-    ("str", "isdecimal"): (
-        _u("{w}[:sum(ch.isdecimal() for ch in {w})].isdecimal()", "bool", "record",
-           names="number_first leads_with_amount"),
-        _u("({w}[:2] if {w}[:2].isdecimal() else {w}[-2:]).isdecimal()", "bool", "record", calls=False,
-           names="amount_at_an_end figure_at_edge"),
-        _u("' '.join(word for word in {w}.split() if word.isdecimal()).isdecimal()", "bool", "record",
-           names="one_amount single_number"),
-    ),
-    ("str", "isnumeric"): (
-        _u("{w}[:sum(ch.isnumeric() for ch in {w})].isnumeric()", "bool", "record",
-           names="number_first leads_with_count"),
-        _u("({w}[:2] if {w}[:2].isnumeric() else {w}[-2:]).isnumeric()", "bool", "record", calls=False,
-           names="count_at_an_end number_at_edge"),
-        _u("' '.join(word for word in {w}.split() if word.isnumeric()).isnumeric()", "bool", "record",
-           names="one_count single_figure"),
-    ),
-    ("str", "isupper"): (
-        _u("{w}[:sum(ch.isupper() for ch in {w})].isupper()", "bool", "record",
-           names="capitals_first starts_capitalized"),
-        _u("({w}[:2] if {w}[:2].isupper() else {w}[-2:]).isupper()", "bool", "record", calls=False,
-           names="code_at_an_end capitals_at_edge"),
-        _u("' '.join(word for word in {w}.split() if word.isupper()).isupper()", "bool", "record",
-           names="has_code mentions_acronym"),
-    ),
-    ("str", "islower"): (
-        _u("{w}[:sum(ch.islower() for ch in {w})].islower()", "bool", "record",
-           names="lowercase_first starts_plain"),
-        _u("({w}[:2] if {w}[:2].islower() else {w}[-2:]).islower()", "bool", "record", calls=False,
-           names="plain_at_an_end lowercase_at_edge"),
-        _u("' '.join(word for word in {w}.split() if word.islower()).islower()", "bool", "record",
-           names="has_plain_word mentions_verb"),
-    ),
+    ("str", "isdigit"): _record_predicate("isdigit", "number_first starts_with_number",
+                                          "number_at_an_end quantity_at_edge", "one_number single_quantity"),
+    ("str", "isdecimal"): _record_predicate("isdecimal", "number_first leads_with_amount",
+                                            "amount_at_an_end figure_at_edge", "one_amount single_number"),
+    ("str", "isnumeric"): _record_predicate("isnumeric", "number_first leads_with_count",
+                                            "count_at_an_end number_at_edge", "one_count single_figure"),
+    ("str", "isupper"): _record_predicate("isupper", "capitals_first starts_capitalized",
+                                          "code_at_an_end capitals_at_edge", "has_code mentions_acronym"),
+    ("str", "islower"): _record_predicate("islower", "lowercase_first starts_plain",
+                                          "plain_at_an_end lowercase_at_edge", "has_plain_word mentions_verb"),
     ("str", "istitle"): (
         _u("' '.join(word for word in {w}.split() if word.istitle()).istitle()", "bool", "record",
            names="has_name mentions_place"),

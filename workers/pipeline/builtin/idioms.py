@@ -20,12 +20,11 @@ static check and rules before it is returned (`_build_statement`).
 from __future__ import annotations
 
 import ast
-import importlib
 import random
 import re
 from dataclasses import dataclass, field, replace
 
-from workers.pipeline.builtin.context import STDLIB_MODULES, program_text
+from workers.pipeline.builtin.context import program_text, stdlib_space
 from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
 from workers.pipeline.constraints.catalog import Entry
@@ -115,7 +114,7 @@ _PREV_COND = {  # element tests against the one before it
     "int": ("{x} > {p}", "{x} < {p}", "{x} != {p}", "{x} >= {p}", "{x} - {p} > {a3}"),
     "float": ("{x} > {p}", "{x} < {p}", "{x} > {p} * 1.5"),
     "word": ("{x} > {p}", "len({x}) > len({p})", "{x} < {p}", "len({x}) != len({p})"),
-    "char": ("{x} == {p}", "{x} != {p}", "{x} < {p}", "{x} == {p}"),
+    "char": ("{x} == {p}", "{x} != {p}", "{x} < {p}", "{x} == {p}"),  # (a letter is matched more than ordered)
 }
 _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
     "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
@@ -130,8 +129,7 @@ _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); b
     "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0", "max({xs}) - min({xs}) > {a10}",
                          "any(p > {a10} for p in {xs})", "statistics.fmean({xs}) > {a5}", "math.fsum({xs}) > {a10} * 4",
                          "round(sum({xs})) % 2 == 0"),
-               "shape": ("{xs}[0] > {xs}[-1]", "max({xs}) in {xs}[:3]", "sorted({xs})[len({xs}) // 2] > {a5}",
-                         )},
+               "shape": ("{xs}[0] > {xs}[-1]", "max({xs}) in {xs}[:3]", "sorted({xs})[len({xs}) // 2] > {a5}")},
     "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})", "min({xs}) < 'b'",
                         "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3",
                         "{xs}.index(min({xs})) < {a3}", "{xs}[0].startswith({b})"),
@@ -1090,7 +1088,7 @@ class _Program:
         w, x, rng = self.w, env.x, self.rng
         values = {"x": x, "a10": rng.randint(8, 12), "v": repr(rng.choice("aeo")), "k": rng.choice((2, 3))}
         forms = [(t.format(**values), step.format(**values)) for t, step in _SHRINKS[env.x_kind]
-                 if self.w.allow_calls or not re.search(r"\b(?!len\()\w+\(|\.", t + step)]
+                 if self.w.allow_calls or not _calls(t + step)]
         forms = [f for f in forms if not any(re.search(rf"\b{b}\(", f[0] + f[1]) for b in self.banned)]
         if not forms:
             raise _Miss("shrink")
@@ -1212,7 +1210,7 @@ class _Program:
         elif self.top_xs is not None and env.loop_depth and self.kind != "text":
             table.update(_TOP_COND.get(group, {}))
         options = [(f, t) for f, ts in table.items() if f not in families for t in ts
-                   if (calls or not re.search(r"\b(?!len\()\w+\(|\.", t))
+                   if (calls or not _calls(t))
                    and not any(re.search(rf"\b{b}\(", t) for b in self.banned)]
         if env.prev is not None and "prev" not in families and group in _PREV_COND:
             near = [("prev", t) for t in _PREV_COND[group] if t not in self.w.conds]
@@ -1225,7 +1223,7 @@ class _Program:
             if met and (self.rng.random() < 0.6 or not options):  # a loop that keeps a set of the items reads it
                 options = met
         if env.x is not None and "acc" not in families and env.loop_depth:
-            size = env.x if env.x_kind in _NUMERIC else f"ord({env.x})" if env.x_kind == "char" else f"len({env.x})"
+            size = _size(env.x, env.x_kind)
             tests = ("{acc} is None or {acc} < {size}",) if self.unset else _ACC_COND[self.acc_kind]
             options += [("acc", t.replace("{size}", size)) for t in tests]
         options = [o for o in options if o[1] not in self.w.conds]
@@ -1321,7 +1319,7 @@ class _Program:
 
     def evaluate(self, text: str) -> object:
         """`text` on the call's own input, with the helper defined."""
-        space = _stdlib_space()
+        space = stdlib_space()
         exec(compile(self.helper_src, "<helper>", "exec"), space)  # noqa: S102 - our own lines
         space.update({n: ast.literal_eval(lit) for n, lit in self.w.params})
         return eval(text, space)  # noqa: S307 - our own text
@@ -1431,8 +1429,6 @@ class _Program:
     def pick(self, options: tuple[str, ...]) -> str:
         return self.rng.choice(options)
 
-    fold_style: str | None = None
-
     def word_forms(self, x: str, count: int) -> tuple[str, ...]:
         """`count` ways a word is reshaped before it is kept: a cut (its vowels stripped off
         the ends, a letter removed, reversed, up to a letter) then a case or a padding
@@ -1446,6 +1442,8 @@ class _Program:
                   "{c}.ljust(%d, '.')" % n, "{c}.rjust(%d)" % n, "{c}.zfill(%d)" % n)
         made = tuple(rng.choice(shapes).format(c=rng.choice(cuts)) for _ in range(count))
         return self.methods(*made)
+
+    fold_style: str | None = None
 
     def folding(self) -> str:
         """How this program folds whole numbers into a number result (one way per program):
@@ -1547,7 +1545,7 @@ class _Program:
                        "groups": (self.group_add(f"len({xs})", pick), self.group_add(f"len({xs})", other))}[kind]
             self.w.line(self.other_arm(options, v))
             return
-        size = x if xk in _NUMERIC else f"ord({x})" if xk == "char" else f"len({x})"  # (a letter's len is 1)
+        size = _size(x, xk)
         a = self.rng.randint(2, 5)
         vowel = repr(self.rng.choice("aeo"))
         i, p = env.i, env.prev
@@ -1618,6 +1616,18 @@ class _Program:
 
 
 _NUMERIC = ("int", "float", "digit")
+
+
+def _size(x: str, kind: str | None) -> str:
+    """How big the current element is: a number itself, a letter by its code (its len is
+    always 1), anything else by its length."""
+    return x if kind in _NUMERIC else f"ord({x})" if kind == "char" else f"len({x})"
+
+
+def _calls(template: str) -> bool:
+    """Whether a template calls anything but `len` (C1 allows no other call)."""
+    return re.search(r"\b(?!len\()\w+\(|\.", template) is not None
+
 # (test, step) of a loop that wears the element down; every test fails after a few passes
 _SHRINKS = {"int": (("{x} > {a10}", "{x} //= {k}"), ("{x} >= 10", "{x} = sum(map(int, str({x})))"),
                     ("{x} and {x} % 2 == 0", "{x} //= 2"), ("{x} > {a10}", "{x} -= {a10}")),
@@ -1627,18 +1637,12 @@ _SHRINKS = {"int": (("{x} > {a10}", "{x} //= {k}"), ("{x} >= 10", "{x} = sum(map
 _CLOSING = ("number", "list", "parts", "text", "set")  # accumulators the helper's value joins at the end
 
 
-def _stdlib_space() -> dict[str, object]:
-    """A namespace holding the stdlib modules generated lines may call (for running the
-    generator's own lines on the call's input)."""
-    return {m: importlib.import_module(m) for m in STDLIB_MODULES}
-
-
 def _differs(param: str, plain: str, prep: list[str], readied: str, literal: str) -> bool:
     """Whether readying the data first (`prep`, then `readied`) changes the use's value on
     the call's own data: a step that changes nothing there reads as a deletable line."""
     def run(lines: list[str], value: str) -> object:
         body = "\n".join(f"    {t}" for t in [*lines, f"return {value}"])
-        space = _stdlib_space()
+        space = stdlib_space()
         exec(compile(f"def f({param}):\n{body}\n", "<helper>", "exec"), space)  # noqa: S102 - our own lines
         return space["f"](ast.literal_eval(literal))  # type: ignore[operator]
     def canon(value: object) -> object:  # a set compared by its items, not its hash order

@@ -1118,6 +1118,7 @@ class Flow:
         self.templates_used.update(self.template_of.get(t, t) for t in tests)
         outer, outer_live, outer_outside = self.facts, self.live, self.outside
         self.outside += len(arms) - 1
+        called = False  # an arm off the deepest path called the C6 helper (once is enough)
         for b, cond in enumerate(tests + (["else"] if with_else else [])):
             self.line("else:" if b == len(tests) else f"{'if' if b == 0 else 'elif'} {self.commit(cond)}:")
             self.indent += 1
@@ -1131,8 +1132,11 @@ class Flow:
                 self.live = arms[b]
                 self.walk_arm()
                 self.live = outer_live
+            elif self.helper is not None and (called or not rest):
+                self.data_feed(b)  # not the helper's same call again: the arms would read as one
             else:
                 self.simple(None, alternative=b % 2 == 1)
+                called = self.helper is not None
             del self.guards[len(self.guards) - len(tests[b:b + 1]):]
             self.indent -= 1
         self.facts, self.outside = outer, outer_outside
@@ -1161,6 +1165,16 @@ class Flow:
             self.feed_element(var, alternative)
         else:
             self.target_feed(1)
+
+    def data_feed(self, arm: int) -> None:
+        """An arm's own value of the whole input (its size, its first item, the number
+        itself), the `arm`-th of a few: what an arm off the deepest path adds when the
+        helper's call is already another arm's."""
+        x, t = self.param.name, self.param.type
+        ways = {"int": [(x, "int"), (f"{x} * 2", "int")], "float": [(x, "float"), (f"round({x})", "int")],
+                "str": [(f"len({x})", "int"), (f"{x}.count(' ')", "int"), (f"{x}[:2]", "str")]}.get(
+                    t, [(f"len({x})", "int"), (f"len({x}) // 2", "int")])
+        self.feed(*ways[arm % len(ways)])
 
     def level_body(self, rest: tuple[str, ...], elems: list[Var]) -> None:
         g = self.g

@@ -1552,7 +1552,7 @@ class _Program:
         gap = (f"{x} - {p}" if xk in _NUMERIC else f"ord({x}) - ord({p})" if xk == "char"
                else f"len({x}) - len({p})") if p is not None else None
         if kind == "number" and xk != "float" and self.use.rtype != "float" and self.folding() != "sum":
-            options = (self.fold(size), self.fold(f"{size} % {a}") if xk != "char" else self.fold(f"ord({x})"))
+            options = (self.fold(size), self.fold(f"{size} % {a}"))
             options += (self.fold(i),) if i is not None else ()
         elif kind == "number":
             options = (f"{acc} += {size}", f"{acc} -= {size}", f"{acc} += {size} // {a}" if xk != "float"

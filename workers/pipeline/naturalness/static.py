@@ -3,7 +3,8 @@
 Reasons: `dead_store` (a value bound and never read, or a dict key given twice), `self_application` (`a.update(a)`,
 `x - x`), `idempotent_chain` (`.lower().lower()`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition`,
-`duplicate_condition`, `contradictory_condition`. Measures that are not reasons
+`duplicate_condition`, `contradictory_condition`, `duplicate_arms` (two arms of one test
+that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`). Measures that are not reasons
 (constant-bounded loops, unused loop variables) are in `loop_facts`.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
-                  "contradictory_condition")
+                  "contradictory_condition", "duplicate_arms")
 TRICKS = STATIC_REASONS[1:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
@@ -326,6 +327,11 @@ def conditions(tree: ast.AST) -> list[Finding]:
                         node = node.orelse[0]
                         continue
                     break
+                arms = [ast.dump(ast.Module(link.body, [])) for link in chain]
+                arms += [ast.dump(ast.Module(chain[-1].orelse, []))] if chain[-1].orelse else []
+                if len(set(arms)) < len(arms):
+                    found.append(Finding("duplicate_arms", stmt.lineno, ast.unparse(stmt.test)
+                                         + " (two of its arms do the same)"))
                 known = list(facts)
                 for k, link in enumerate(chain):
                     t = link.test

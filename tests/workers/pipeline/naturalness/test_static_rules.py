@@ -35,6 +35,9 @@ NATURAL = '''def count_long_words(text, limit):
     ("duplicate_condition", "def f(x):\n    if x > 1:\n        if x > 1:\n            return x\n    return 0\n"),
     ("contradictory_condition",
      "def f(part):\n    if part == '':\n        return 1\n    elif part != '':\n        return 2\n    else:\n        return 3\n"),
+    ("duplicate_arms",
+     "def f(w):\n    n = 0\n    for c in w:\n        if c in 'ae':\n            n += ord(c)\n        elif n > 9:\n            n += ord(c)\n    return n\n"),
+    ("duplicate_arms", "def f(x):\n    if x > 3:\n        return 0\n    elif x < -3:\n        return 1\n    else:\n        return 0\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
@@ -122,3 +125,8 @@ def test_bounds_on_the_same_named_value_are_compared() -> None:
     assert decided("x > 3", [("x > limit", True)]) is None
     assert decided("x == limit", [("x > limit", False), ("x < limit", False)]) is True
     assert decided("x % 2 == 0", [("x > limit", True)]) is None
+
+
+def test_arms_that_differ_in_one_value_are_not_duplicates() -> None:
+    code = "def f(x):\n    if x > 3:\n        return x + 1\n    elif x < -3:\n        return x - 1\n    return 0\n"
+    assert static_findings(code) == []

@@ -43,7 +43,7 @@ _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle
 
 
 # modules the scaffolding and uses may call; each program imports those its lines name
-STDLIB_MODULES = ("bisect", "collections", "heapq", "itertools", "math", "operator", "statistics", "string")
+STDLIB_MODULES = ("bisect", "collections", "heapq", "itertools", "math", "operator", "re", "statistics", "string")
 
 
 def stdlib_space() -> dict[str, object]:

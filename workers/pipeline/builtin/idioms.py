@@ -1101,10 +1101,14 @@ class _Program:
 
     def words_of(self, text: str) -> str:
         """A text's words: split at commas too where the data has them (`'maple,stone'` is
-        two words, not one)."""
-        if "," in self.data_lit and self.methods(f"{text}.replace(',', ' ')"):
-            return f"{text}.replace(',', ' ').split()"
-        return f"{text}.split()"
+        two words, not one): commas read as spaces, the runs of letters and digits found
+        (`re.findall`), or, where a space follows every comma, each word's comma stripped."""
+        if "," not in self.data_lit:
+            return f"{text}.split()"
+        options = self.methods(f"{text}.replace(',', ' ').split()", f"re.findall(r'\\w+', {text})")
+        if ", " in self.data_lit and "," not in self.data_lit.replace(", ", ""):
+            options += self.methods(f"[w.strip(',') for w in {text}.split()]")
+        return self.rng.choice(options) if options else f"{text}.split()"
 
     def purpose_while(self, rest: tuple[str, ...], env: Env, x: str, ek: str) -> None:
         """A while loop whose test says why it stops: a jump walk (each item says how far

@@ -1609,13 +1609,17 @@ class _Program:
             options += (f"f'{{{p}}}-{{{x}}}'",) if p is not None and xk in ("word", "char") else ()
             options = tuple(f"{acc}.append({o})" for o in options)
         else:
-            options = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") + (self.methods(f"math.floor({x})") if xk == "float" else ())
-                       if xk in _NUMERIC
-                       else (x, f"{x}.upper()", size, f"{x}[:{a}]" if xk == "word" else f"{x} * {a}")
-                       + self.methods(f"{x}.capitalize()", f"{x}.count({vowel})")
-                       + (self.word_forms(x, 2) if xk == "word" else ()))
-            options += ((f"({i}, {x})",) if i is not None else ()) + ((gap, f"({p}, {x})") if gap else ())
-            options = tuple(f"{acc}.append({o})" for o in options) + (f"{acc}.insert(0, {x})",)
+            numbers = ((x, f"-{x}", f"{x} * {a}", f"{x} - {a}") + (self.methods(f"math.floor({x})") if xk == "float" else ())
+                       if xk in _NUMERIC else (size,) + self.methods(f"{x}.count({vowel})")) + ((gap,) if gap else ())
+            texts = ((f"str({x})",) if xk in _NUMERIC else
+                     (x, f"{x}.upper()", f"{x}[:{a}]" if xk == "word" else f"{x} * {a}")
+                     + self.methods(f"{x}.capitalize()") + (self.word_forms(x, 2) if xk == "word" else ()))
+            pairs = ((f"({i}, {x})",) if i is not None else ()) + ((f"({p}, {x})",) if p is not None else ())
+            # the items keep the use's own type where the result is sorted (ints with words do not sort)
+            options = {"int": numbers, "float": numbers, "str": texts}.get(self.use.rtype, numbers + texts + pairs)
+            options = tuple(f"{acc}.append({o})" for o in options)
+            if (xk in _NUMERIC) == (self.use.rtype in ("int", "float")) or self.use.rtype not in ("int", "float", "str"):
+                options += (f"{acc}.insert(0, {x})",)
         self.w.line(self.other_arm(options, v))
 
 

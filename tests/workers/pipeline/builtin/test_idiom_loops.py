@@ -109,17 +109,29 @@ def test_whole_input_size_questions_are_the_plain_ones() -> None:
 
 
 def test_a_comma_separated_text_is_walked_word_by_word() -> None:
-    walks = 0
+    """However the words are read (commas as spaces, re.findall, each comma stripped), the
+    loop over the text's words gets its words: none empty, none with a comma."""
+    walks, spellings = 0, set()
     for t, method in USES:
-        if t != "str" or method in ("replace", "split"):
+        if t != "str" or method in ("replace", "split", "findall"):
             continue
         knobs = Knobs(True, True, False, 2, ("for", "if"))
         for i in range(6):
             made = build_idiom(CATALOG.get(t, method), knobs, random.Random(f"comma:{method}:{i}"), NAMES)
             if made is None or "," not in made[2].split("'")[1]:
                 continue
+            params = re.search(rf"def {made[1]}\((.*?)\):", made[0]).group(1).split(", ")
+            space = {"re": re, **dict(zip(params, ast.literal_eval(f"({made[2]},)")))}
             for line in made[0].splitlines():
-                if line.strip().startswith("for ") and ".split()" in line:
-                    walks += 1
-                    assert ".replace(',', ' ').split()" in line, made[0]
+                walk = re.fullmatch(r"\s*for \w+ in (.*(?:split|findall).*):", line)
+                if walk is None:
+                    continue
+                try:
+                    words = list(eval(walk.group(1), space))  # noqa: S307 - the generator's own line
+                except NameError:  # a walk over a local, not the text itself
+                    continue
+                walks += 1
+                spellings.add(re.sub(r"\w+", "_", walk.group(1)))
+                assert words and all(w and "," not in w for w in words), (made[0], words)
     assert walks >= 5, walks
+    assert len(spellings) >= 3, spellings

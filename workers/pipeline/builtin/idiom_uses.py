@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from workers.pipeline.builtin.idiom_use import Use, _u
 from workers.pipeline.builtin.idiom_uses_mutating import MUTATING_USES
+from workers.pipeline.builtin.idiom_uses_mapping import MAPPING_USES
 from workers.pipeline.builtin.idiom_uses_values import VALUE_USES
 
 _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
@@ -668,5 +669,9 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
 }
 
-# the uses of the entries added later, each family in a module of its own
-USES: dict[tuple[str, str], tuple[Use, ...]] = {**_CORE, **VALUE_USES, **MUTATING_USES}
+# the uses of the entries added later, each family in a module of its own (an entry's
+# uses from several modules are joined)
+USES: dict[tuple[str, str], tuple[Use, ...]] = {}
+for _family in (_CORE, VALUE_USES, MUTATING_USES, MAPPING_USES):
+    for _entry, _uses in _family.items():
+        USES[_entry] = USES.get(_entry, ()) + _uses

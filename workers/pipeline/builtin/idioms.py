@@ -40,6 +40,7 @@ _DATA_NAMES = {
     "text": ("text", "line", "sentence", "message", "phrase", "title"),
     "prices": ("prices", "amounts", "costs", "fares", "totals", "weights"),
     "record": ("record", "entry", "note", "caption", "address", "line"),
+    "stock": ("stock", "inventory", "votes", "ratings", "orders", "visits"),
 }
 # a record: a line of mixed-case words, numbers and codes ('Order 12 shipped to Maple Road');
 # read as a text everywhere but its literal (the str predicates on case and digits vary on it)
@@ -110,6 +111,12 @@ _TOP_COND = {  # element tests against the whole input ({top}: the data the prog
              "affix": ("{x}.startswith({b})", "{x}.endswith({e})", "{x}.endswith(('e', 'r'))",
                        "{x}.startswith(('a', 'o'))", "{x}.count({v}) == 1", "{x}.removeprefix({b}) != {x}")},
 }
+_STOCK_TOP_COND = {  # a mapping's count against all the counts ({top}: the mapping)
+    "int": {"rel": ("{x} == max({top}.values())", "{x} * len({top}) > sum({top}.values())",
+                    "{x} > min({top}.values()) * 2", "{x} * 2 < max({top}.values())")},
+}
+_KEY_COND = ("len({key}) > {a6}", "{key} < {m}", "{key}[0] in 'aeiou'", "{e} in {key}", "{key}[-1] > {key}[0]",
+             "{key}.endswith(('e', 's', 'y'))", "len(set({key})) < len({key})")  # the name a count is filed under
 _PREV_COND = {  # element tests against the one before it
     "int": ("{x} > {p}", "{x} < {p}", "{x} != {p}", "{x} >= {p}", "{x} - {p} > {a3}"),
     "float": ("{x} > {p}", "{x} < {p}", "{x} > {p} * 1.5"),
@@ -136,6 +143,13 @@ _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); b
               "shape": ("len(max({xs}, key=len)) > {a6}", "{xs}[0] < {xs}[-1]", "len({xs}[-1]) > len({xs}[0])",
                         "' '.join({xs}).count({v}) > {a3}", "max({xs}, key=len).startswith({b})",
                         "len(set(map(len, {xs}))) < len({xs})", "{xs}.index(max({xs})) > len({xs}) // 2")},
+    "stock": {"total": ("sum({xs}.values()) > {n} * {a5}", "max({xs}.values()) > {a10} * 2", "min({xs}.values()) < {a3}",
+                        "sum({xs}.values()) % 2 == 0", "any(count > {a10} * 2 for count in {xs}.values())",
+                        "statistics.median({xs}.values()) > {a10}"),
+              "names": ("{word} in {xs}", "min({xs}) < {m}", "len(max({xs}, key=len)) > {a6}",
+                        "max({xs}, key={xs}.get) < {m}", "sum(len(name) for name in {xs}) > {a10} * 3"),
+              "size": ("len({xs}) > {a5}", "len({xs}) % 2 == 0", "len(set({xs}.values())) < len({xs})",
+                       "0 in {xs}.values()")},
     "text": {"total": ("',' in {xs}", "len({xs}.split()) > 2", "{xs}[0] in 'aeiou'", "len({xs}) > {a10} * 2",
                        "{xs}.startswith({b})", "{xs}.count({v}) > 2"),
              "shape": ("{xs}.split()[0] < {xs}.split()[-1]", "{xs}.endswith({e})", "{xs}.find(' ') > {a3}",
@@ -191,6 +205,7 @@ class Env:
     prev: str | None = None  # the element before it (a name the loop keeps, or xs[i - 1])
     seen: str | None = None  # a set of the elements before it the loop keeps
     spare: bool = False  # a walk by index: the element may go unread when the index reads the data
+    key: str | None = None  # a walk over a mapping's items: the name whose count the element is
 
 
 @dataclass
@@ -231,6 +246,8 @@ def _literal(rng: random.Random, kind: str) -> str:
         return repr(" ".join([head] + [rng.choice(rng.choice(pools)) for _ in range(rng.randint(3, 5))]))
     if kind == "ints":
         return repr([rng.randint(1, 20) for _ in range(rng.randint(5, 7))])
+    if kind == "stock":  # a count per name (an empty shelf among them now and then)
+        return repr({w: rng.choice((0,) + tuple(range(1, 13))) for w in rng.sample(_WORDS, rng.randint(4, 6))})
     if kind == "words":
         return repr(rng.sample(_WORDS, rng.randint(5, 6)))
     if kind == "prices":
@@ -298,7 +315,20 @@ class _Program:
             if self.second is None:
                 self.second = self.w.param(_DATA_NAMES["words"], _literal(self.rng, "words"))
             values["ys"] = self.second
+        if "{key}" in text:
+            values["key"] = env.key if env.key is not None else self.name_param()
         return text.format(**values)
+
+    named: str | None = None
+
+    def name_param(self) -> str:
+        """A name to look up in a mapping: one of the call's own keys or another word, so
+        that inputs near the call's find it or not."""
+        if self.named is None:
+            keys = list(ast.literal_eval(self.data_lit)) if self.kind == "stock" else []
+            word = self.rng.choice(keys) if keys and self.rng.random() < 0.6 else self.rng.choice(_WORDS)
+            self.named = self.w.param(("name", "item", "product"), repr(word))
+        return self.named
 
     def scalar_param(self, env: Env) -> str:
         if env.kind == "prices":
@@ -356,14 +386,14 @@ class _Program:
 
     def helper(self, env: Env) -> list[str] | None:
         """The use as a function of its own: its free names become its parameters."""
-        names = ["xs", "x", "i", "n", "ys", "w"]
+        names = ["xs", "x", "i", "n", "ys", "w", "key"]
         used = [k for k in names if "{" + k + "}" in self.use.text]
         sub = Writer(self.rng, True, taken=set(self.w.taken))
         mapping = {}
         for k in used:
             mapping[k] = sub.name({"xs": _DATA_NAMES[self.kind], "ys": ("names", "labels"),
                                    "x": ("value", "pivot", "current"), "i": ("start", "skip"),
-                                   "n": ("limit", "cutoff"), "w": ("text", "phrase")}[k])
+                                   "n": ("limit", "cutoff"), "w": ("text", "phrase"), "key": ("name", "wanted")}[k])
         params_of = dict(mapping)
         body = []
         if used == ["xs"] and self.rng.random() < HELPER_PREP_SHARE:
@@ -405,7 +435,9 @@ class _Program:
                              f"[w.strip() for w in {xs}]", f"list(reversed({xs}))"),
                    "prices": (f"sorted({xs})", f"[round(p, 1) for p in {xs}]", f"[abs(p) for p in {xs}]",
                               f"sorted({xs}, reverse=True)"),
-                   "text": (f"{xs}.lower()", f"{xs}.strip()", f"{xs}.replace('-', ' ')", f"' '.join({xs}.split())")}
+                   "text": (f"{xs}.lower()", f"{xs}.strip()", f"{xs}.replace('-', ' ')", f"' '.join({xs}.split())"),
+                   "stock": (f"dict(sorted({xs}.items()))", f"{{name: count for name, count in {xs}.items() if count}}",
+                             f"{{name: min(count, {a * 4}) for name, count in {xs}.items()}}")}
         free = self.methods(*options[self.kind])
         return self.rng.choice(free) if free else None
 
@@ -450,14 +482,22 @@ class _Program:
                  "prices": (f"{xs}[{a}:]", f"[p * {rng.choice(('1.1', '0.9', '2'))} for p in {xs}]",
                             f"{xs}[::-1]", f"[p + {a}.5 for p in {xs}]", f"[p for p in {xs} if p > {a}]"),
                  "text": (f"{xs}[{a}:]", f"{xs} + ' ' + {rng.choice(_WORDS)!r}", f"{xs}[:-{a}]",
-                          f"{rng.choice(_WORDS)!r} + ',' + {xs}")}[kind]
+                          f"{rng.choice(_WORDS)!r} + ',' + {xs}"),
+                 "stock": (f"{{name: count for name, count in {xs}.items() if count}}",
+                           f"{{name: count + {a} for name, count in {xs}.items()}}",
+                           f"{{name: count for name, count in {xs}.items() if count < {a * 8}}}")}[kind]
         called = {"ints": ("sorted({xs})", "sorted({xs}, reverse=True)", "[abs(v - {a}) for v in {xs}]",
                            "[min(v, {a} * 4) for v in {xs}]", "sorted({xs})[{a}:]"),
                   "words": ("sorted({xs})", "[w.lower() for w in {xs}]", "[w.strip('{c}') for w in {xs}]",
                             "sorted({xs}, key=len)"),
                   "prices": ("sorted({xs})", "[round(p, 1) for p in {xs}]", "[abs(p - {a}) for p in {xs}]"),
-                  "text": ("{xs}.lower()", "{xs}.strip()", "{xs}.replace('-', ' ')", "{xs}.strip('{c}')")}[kind]
-        if self.w.allow_calls and rng.random() < 0.5:
+                  "text": ("{xs}.lower()", "{xs}.strip()", "{xs}.replace('-', ' ')", "{xs}.strip('{c}')"),
+                  "stock": ("dict(sorted({xs}.items()))", "{{name.upper(): count for name, count in {xs}.items()}}",
+                            "{{name: min(count, {a} * 4) for name, count in {xs}.items()}}")}[kind]
+        if kind == "stock":  # (its forms call .items(): not where no call is allowed or that is the target)
+            plain = (f"{xs} | {{{rng.choice(_WORDS)!r}: {a}}}",) + tuple(o for o in plain if self.methods(o))
+            called = tuple(o for o in called if self.methods(o.format(xs=xs, a=a)))
+        if self.w.allow_calls and called and rng.random() < 0.5:
             c = rng.choice("aeiou.")
             return rng.choice(called).format(xs=xs, a=a, c=c), True
         return rng.choice(plain), False
@@ -585,6 +625,15 @@ class _Program:
     def fallbacks(self, xs: str) -> tuple[str, ...]:
         """Values of the whole input in the use's result type (an arm the use is not in)."""
         rt, kind, calls = self.use.rtype, self.kind, self.w.allow_calls
+        if kind == "stock":  # how many names, the first name, the largest count
+            m = self.methods
+            return {"int": (f"len({xs})", "0", "-1") + m(f"sum({xs}.values())", f"max({xs}.values(), default=0)"),
+                    "float": ("0.0",) + m(f"sum({xs}.values()) / len({xs})"),
+                    "str": ("''",) + m(f"min({xs}, default='')", f"max({xs}, key={xs}.get, default='')"),
+                    "bool": ("False", f"len({xs}) > {self.rng.randint(3, 6)}") + m(f"0 in {xs}.values()"),
+                    "dict": ("{}", xs) + m(f"dict(sorted({xs}.items())[:2])"),
+                    "tuple": ("()",) + m(f"min({xs}.items(), default=())"),
+                    }.get(rt, ("[]",) + m(f"sorted({xs})", f"sorted({xs}.values())"))
         first = f"{xs}[0]" if kind != "text" else f"{xs}[:{self.span}]"
         m = self.methods
         if rt == "int":  # (where the largest item is, how often the first recurs, where a text's first space is)
@@ -721,6 +770,9 @@ class _Program:
             x = w.name(_ELEM_NAMES[self.walked])
             w.line(f"for {x} in {self.called}:")
             sub = replace(env, x=x, x_kind=self.walked, loop_depth=env.loop_depth + 1)
+        elif env.x is None and env.kind == "stock":
+            self.stock_walk(rest, env)
+            return
         elif env.x is None:
             if env.kind == "text":
                 x = w.name(_ELEM_NAMES["word"])
@@ -879,6 +931,63 @@ class _Program:
                      (False, True): f"for {prev}, {x} in {pairs}:", (False, False): f"for {x} in {xs}[1:]:"}
             w.lines[start] = w.lines[start].replace(header, plain[_mentions(body, i), _mentions(body, prev)])
 
+    def stock_walk(self, rest: tuple[str, ...], env: Env) -> None:
+        """A for loop over a mapping: its names with their counts (as stored, by name, by
+        count), written as a walk of the counts alone (`.values()`) or of the names alone
+        where the body reads only one of them."""
+        w, rng, xs = self.w, self.rng, env.xs
+        key, x = w.name(("name", "item", "product", "label")), w.name(("count", "qty", "amount", "units"))
+        orders = {"stored": (f"{xs}.items()", f"{xs}.values()", xs),
+                  "by name": (f"sorted({xs}.items())", f"sorted({xs}.values())", f"sorted({xs})"),
+                  "by count": (f"sorted({xs}.items(), key=lambda kv: kv[1])", f"sorted({xs}.values())",
+                               f"sorted({xs}, key={xs}.get)"),
+                  "most first": (f"sorted({xs}.items(), key=lambda kv: kv[1], reverse=True)",
+                                 f"sorted({xs}.values(), reverse=True)", f"sorted({xs}, key={xs}.get, reverse=True)")}
+        usable = [o for o in orders.values() if self.methods(o[0]) and self.methods(o[1])]
+        if not usable:  # (the target is items or values) the names, each looked up
+            w.line(f"for {key} in {rng.choice((xs, f'sorted({xs})'))}:")
+            w.indent += 1
+            w.line(f"{x} = {xs}[{key}]")
+            self.inner(rest, replace(env, x=x, x_kind="int", key=key, loop_depth=env.loop_depth + 1))
+            w.indent -= 1
+            return
+        items, counts, names = rng.choice(usable)
+        start = len(w.lines)
+        w.line(f"for {key}, {x} in {items}:")
+        w.indent += 1
+        self.inner(rest, replace(env, x=x, x_kind="int", key=key, loop_depth=env.loop_depth + 1))
+        w.indent -= 1
+        body = w.lines[start + 1:]
+        if not _mentions(body, key):
+            w.lines[start] = w.lines[start].replace(f"for {key}, {x} in {items}:", f"for {x} in {counts}:")
+        elif not _mentions(body, x) and self.methods(names):
+            w.lines[start] = w.lines[start].replace(f"for {key}, {x} in {items}:", f"for {key} in {names}:")
+
+    def stock_while(self, rest: tuple[str, ...], env: Env) -> None:
+        """A while loop over a mapping: a copy emptied one entry at a time (`popitem`), or
+        its names sorted and taken off the end, each looked up."""
+        w, rng, xs = self.w, self.rng, env.xs
+        key, x = w.name(("name", "item", "product", "label")), w.name(("count", "qty", "amount", "units"))
+        todo = w.name(("pending", "left", "remaining", "todo"))
+        popped = len(self.methods(f"{xs}.copy()", f"{todo}.popitem()")) == 2 and rng.random() < 0.5
+        if popped:
+            w.line(f"{todo} = {rng.choice((f'{xs}.copy()', f'dict({xs})'))}")
+            w.line(f"while {todo}:")
+            w.indent += 1
+            w.line(f"{key}, {x} = {todo}.popitem()")
+        else:
+            w.line(f"{todo} = {rng.choice((f'sorted({xs})', f'list({xs})', f'sorted({xs}, key={xs}.get)'))}")
+            w.line(f"while {todo}:")
+            w.indent += 1
+            w.line(f"{key} = {todo}.pop()")
+            w.line(f"{x} = {xs}[{key}]")
+        fetched = len(w.lines)
+        self.inner(rest, replace(env, x=x, x_kind="int", key=key, loop_depth=env.loop_depth + 1))
+        w.indent -= 1
+        if not _mentions(w.lines[fetched:], key):
+            if popped:
+                w.lines[fetched - 1] = w.lines[fetched - 1].replace(f"{key}, {x} =", f"_, {x} =")
+
     def walk_source(self, style: str, xs: str, ek: str) -> str:
         """What a plain walk goes over besides the list itself: its items ranked (largest
         first), ordered by a key of each, its second half, its two ends inward, its running
@@ -901,6 +1010,9 @@ class _Program:
         if env.x is not None and env.x_kind in _SHRINKS and not kept_before and self.shrinks \
                 and rng.random() < SHRINK_WHILES:
             self.shrink_while(rest, env)
+            return
+        if env.x is None and env.kind == "stock":
+            self.stock_while(rest, env)
             return
         if env.x is None and env.kind != "text":
             ek = "float" if env.kind == "prices" else "word" if env.kind == "words" else "int"
@@ -1208,11 +1320,15 @@ class _Program:
         if group == "data" and len(families) >= DATA_TESTS:
             raise _Miss("tests on the whole input nest this deep rarely run every arm")
         calls = self.w.allow_calls
-        table = dict(_COND[group])
+        table = dict(_COND[group]) if not (group == "data" and env.kind == "stock") else {}
         if env.x is None:
             table.update(_DATA_COND[env.kind])
+        elif self.top_xs is not None and env.loop_depth and self.kind == "stock":
+            table.update(_STOCK_TOP_COND.get(group, {}))
         elif self.top_xs is not None and env.loop_depth and self.kind != "text":
             table.update(_TOP_COND.get(group, {}))
+        if env.key is not None:  # a walk over a mapping's items: its name tested too
+            table["key"] = _KEY_COND
         options = [(f, t) for f, ts in table.items() if f not in families for t in ts
                    if (calls or not _calls(t))
                    and not any(re.search(rf"\b{b}\(", t) for b in self.banned)]
@@ -1242,7 +1358,8 @@ class _Program:
                 .replace("{a8}", str(rng.randint(7, 9)))
                 .replace("{v}", repr(rng.choice("aeiou"))).replace("{m}", repr(rng.choice("hjkmnp")))
                 .replace("{b}", repr(rng.choice("aopcsr"))).replace("{word}", repr(rng.choice(_WORDS))).replace("{e}", repr(rng.choice("ernt")))
-                .replace("{p}", env.prev or "").replace("{s}", env.seen or "").replace("{top}", self.top_xs or ""))
+                .replace("{p}", env.prev or "").replace("{s}", env.seen or "").replace("{top}", self.top_xs or "")
+                .replace("{key}", env.key or ""))
         return self.render(env, text), family
 
     def if_block(self, rest: tuple[str, ...], env: Env, chained: bool) -> None:
@@ -1303,7 +1420,9 @@ class _Program:
         tells the call's own items apart), or None where none fits."""
         pool = [h for h in TESTS.get(env.x_kind or "", ()) if h.name not in self.w.taken]
         data = ast.literal_eval(self.data_lit)
-        words = data.replace(",", " ").split() if isinstance(data, str) else data
+        words = data.replace(",", " ").split() if isinstance(data, str) else list(data)
+        if isinstance(data, dict):  # a mapping walk's element is a count
+            data = list(data.values())
         sample = {"int": data, "float": data, "word": words, "char": list("".join(map(str, words))),
                   "digit": [int(d) for v in data if isinstance(v, int) for d in str(abs(v))]}.get(env.x_kind or "")
         fits = [h for h in pool if sample and splits(h, sample)]
@@ -1381,7 +1500,7 @@ class _Program:
         if self.hoisted:
             self.simple(env, variant=len(self.w.lines))
             return
-        if self.whole_data and env.loop_depth:  # in a walk: the few items from here on
+        if self.whole_data and env.loop_depth and self.kind != "stock":  # in a walk: the few items from here on
             if env.i is not None:
                 env = replace(env, xs=f"{env.xs}[{env.i}:{env.i} + {self.span}]")
             else:
@@ -1490,7 +1609,7 @@ class _Program:
     def keyed(self, env: Env, e: str, rt: str) -> str:
         """The use's value filed under the current element's key (counted, or kept in its group)."""
         acc = self.acc
-        key = self.key(env) if env.x is not None else f"len({env.xs})"
+        key = env.key or (self.key(env) if env.x is not None else f"len({env.xs})")
         if self.acc_kind == "groups":
             return self.group_add(key, f"sorted({e})" if rt == "set" else e)
         if rt in ("int", "float", "bool"):
@@ -1518,6 +1637,8 @@ class _Program:
             head, tail = f"{xs}[0]", f"{xs}[-1]"
             if self.kind == "text":
                 head, tail = f"len({xs})", f"{xs}.count(' ')"
+            elif self.kind == "stock":  # how many names, how many items in all
+                head, tail = f"len({xs})", f"sum({xs}.values())" if self.w.allow_calls else f"len({xs})"
             pick = tail if v % 2 else head
             if self.kind == "words":
                 pick = f"len({pick})"
@@ -1527,9 +1648,12 @@ class _Program:
                      "prices": (f"{xs}[-1] - {xs}[0]",) + ((f"max({xs})", f"round(min({xs}))") if calls else ()),
                      "words": (f"len({xs})", f"len({xs}[-1]) - len({xs}[0])")
                      + ((f"len(max({xs}, key=len))", f"len(min({xs}))") if calls else ()),
-                     "text": (f"len({xs})",) + ((f"len({xs}.split())", f"{xs}.count(',')") if calls else ())}[self.kind]
+                     "text": (f"len({xs})",) + ((f"len({xs}.split())", f"{xs}.count(',')") if calls else ()),
+                     "stock": (f"len({xs})",) + self.methods(f"max({xs}.values())", f"min({xs}.values())",
+                                                             f"list({xs}.values()).count(0)")}[self.kind]
             other = whole[v % len(whole)]
-            parts = (f"{xs}[0]", f"{xs}[-1].upper()") if self.kind == "words" else \
+            parts = (f"min({xs})", f"max({xs}).upper()") if self.kind == "stock" else \
+                (f"{xs}[0]", f"{xs}[-1].upper()") if self.kind == "words" else \
                 ((f"{xs}[:{self.span}]", f"{xs}.split()[0]" if calls else f"{xs}[-2:]") if self.kind == "text" else
                  (f"str({pick})", f"str({other})"))
             options = {"number": (f"{acc} += {pick}", f"{acc} -= {pick}", f"{acc} += {other}", f"{acc} -= {other}"),
@@ -1589,7 +1713,7 @@ class _Program:
                 items = (size,)
             options = tuple(f"{acc}.add({o})" for o in items)
         elif kind in ("tally", "groups"):
-            key = self.key(env)
+            key = env.key or self.key(env)
             if kind == "tally":
                 options = (f"{acc}[{key}] += 1", f"{acc}[{key}] -= 1", f"{acc}[{key}] += {size}")
             else:
@@ -1620,7 +1744,19 @@ class _Program:
             options = tuple(f"{acc}.append({o})" for o in options)
             if (xk in _NUMERIC) == (self.use.rtype in ("int", "float")) or self.use.rtype not in ("int", "float", "str"):
                 options += (f"{acc}.insert(0, {x})",)
+        if env.key is not None:  # a count in a mapping: the name it is filed under may be what is kept
+            options += self.named_options(env)
         self.w.line(self.other_arm(options, v))
+
+    def named_options(self, env: Env) -> tuple[str, ...]:
+        """What a result takes of the name a mapping's count is filed under (the name, the
+        two as a pair or a line), in the result's own type."""
+        acc, key, x, rt = self.acc, env.key, env.x, self.use.rtype
+        return {"list": (f"{acc}.append({key})",) if rt == "str" else (f"{acc}.append(({key}, {x}))",)
+                if rt not in ("int", "float") else (),
+                "parts": (f"{acc}.append({key})", f"{acc}.append(f'{{{key}}}:{{{x}}}')"),
+                "set": (f"{acc}.add({key})",) if rt == "str" else (),
+                "text": (f"{acc} += {key}[0]",)}.get(self.acc_kind, ())
 
 
 _NUMERIC = ("int", "float", "digit")

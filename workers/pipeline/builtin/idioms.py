@@ -362,6 +362,8 @@ class _Program:
             self.straight(env)
         else:
             self.nested(env)
+        if self.kind == "text":
+            self.hoist_words(data)
         if self.subtask:
             if self.sub_lines is None:
                 raise _Miss("no test on an element took the helper")
@@ -369,6 +371,24 @@ class _Program:
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
         body = helper_lines + [head, *w.lines]
         return program_text(body, w.imports), entry, ", ".join(lit for _, lit in w.params)
+
+    def hoist_words(self, text: str) -> None:
+        """A text split the same way in two places or more is split once, first, into a
+        name the lines read (as a person writes it), where nothing rebinds the text."""
+        w = self.w
+        if any(re.match(rf"\s*{text}\s*(=|\+=)", t) for t in w.lines):
+            return
+        for split in (f"{text}.split()", f"{text}.replace(',', ' ').split()", f"{text}.lower().split()"):
+            if not self.methods(split):  # the target's own calls stay where the use wrote them
+                continue
+            pattern = re.compile(rf"(?<![\w.]){re.escape(split)}")
+            if sum(len(pattern.findall(t)) for t in w.lines) < 2:
+                continue
+            if any(re.fullmatch(rf"\s*\w+ = {re.escape(split)}", t) for t in w.lines):
+                return  # a work list the loop empties: its own copy, not the shared words
+            name = w.name(("words", "tokens", "terms"))
+            w.lines = [f"    {name} = {split}"] + [pattern.sub(name, t) for t in w.lines]
+            return
 
     def expr(self, env: Env) -> str:
         if self.helper_call is not None:

@@ -135,3 +135,26 @@ def test_a_comma_separated_text_is_walked_word_by_word() -> None:
                 assert words and all(w and "," not in w for w in words), (made[0], words)
     assert walks >= 5, walks
     assert len(spellings) >= 3, spellings
+
+
+def test_a_text_split_in_two_places_is_split_once_into_a_name() -> None:
+    """`text.split()` read twice is written `words = text.split()` first, the lines reading
+    the name; a work list a loop empties keeps its own copy (no alias of the shared words)."""
+    hoisted = 0
+    for t, method in USES:
+        if t != "str" or method in ("split", "replace", "lower"):
+            continue
+        for i in range(6):
+            knobs = Knobs(True, True, False, 2, ("if", "for"))
+            made = build_idiom(CATALOG.get(t, method), knobs, random.Random(f"hoist:{method}:{i}"), NAMES)
+            if made is None:
+                continue
+            text = re.search(rf"def {made[1]}\((\w+)", made[0]).group(1)
+            body = made[0].split(f"def {made[1]}(")[1]
+            splits = re.findall(rf"(?<![\w.]){text}\.(?:replace\(',', ' '\)\.)?split\(\)", body)
+            work_list = re.search(rf"^\s+\w+ = {text}\.\S*split\(\)$", body, re.M)
+            assert max(map(splits.count, splits), default=0) < 2 or work_list, made[0]  # one spelling twice
+            named = re.search(rf"^    (words|tokens|terms) = {text}\.\S*split\(\)$", body, re.M)
+            if named and len(re.findall(rf"\b{named.group(1)}\b", body)) >= 3:
+                hoisted += 1
+    assert hoisted >= 3, hoisted

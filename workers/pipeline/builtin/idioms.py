@@ -55,6 +55,7 @@ _ELEM_NAMES = {"int": ("score", "item", "amount", "num", "mark", "entry"),
                "float": ("price", "cost", "fare", "share"),
                "index": ("idx", "slot", "at", "pos_")}
 _LIMIT_NAMES = ("limit", "cutoff", "threshold", "bound", "floor_", "target")
+_STOCK_NAMES = (("name", "item", "product", "label"), ("count", "qty", "amount", "units"))  # a mapping's entry
 _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "best": ("best", "peak", "top", "highest"),
               "list": ("found", "picked", "kept", "matches", "collected", "out"),
@@ -956,7 +957,7 @@ class _Program:
         count), written as a walk of the counts alone (`.values()`) or of the names alone
         where the body reads only one of them."""
         w, rng, xs = self.w, self.rng, env.xs
-        key, x = w.name(("name", "item", "product", "label")), w.name(("count", "qty", "amount", "units"))
+        key, x = (w.name(names) for names in _STOCK_NAMES)
         orders = {"stored": (f"{xs}.items()", f"{xs}.values()", xs),
                   "by name": (f"sorted({xs}.items())", f"sorted({xs}.values())", f"sorted({xs})"),
                   "by count": (f"sorted({xs}.items(), key=lambda kv: kv[1])", f"sorted({xs}.values())",
@@ -987,7 +988,7 @@ class _Program:
         """A while loop over a mapping: a copy emptied one entry at a time (`popitem`), or
         its names sorted and taken off the end, each looked up."""
         w, rng, xs = self.w, self.rng, env.xs
-        key, x = w.name(("name", "item", "product", "label")), w.name(("count", "qty", "amount", "units"))
+        key, x = (w.name(names) for names in _STOCK_NAMES)
         todo = w.name(("pending", "left", "remaining", "todo"))
         popped = len(self.methods(f"{xs}.copy()", f"{todo}.popitem()")) == 2 and rng.random() < 0.5
         if popped:

@@ -1,7 +1,7 @@
 """Static naturalness rules, read from the AST: each finding is a named reason.
 
 Reasons: `dead_store` (a value bound and never read, or a dict key given twice), `self_application` (`a.update(a)`,
-`x - x`), `idempotent_chain` (`.lower().lower()`), `none_fallback` (`(x.m() or x)`),
+`x - x`), `idempotent_chain` (`.lower().lower()`, or `s.add(v)` twice in a row), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition`,
 `duplicate_condition`, `contradictory_condition`, `duplicate_arms` (two arms of one test
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`). Measures that are not reasons
@@ -152,7 +152,32 @@ def tricks(tree: ast.AST) -> list[Finding]:
         if isinstance(node, ast.AugAssign) and isinstance(node.op, _SELF_OPS) \
                 and _same(node.target, node.value):
             found.append(Finding("self_application", line, ast.unparse(node)[:60]))
+    found += repeated_effects(tree)
     found += conditions(tree)
+    return found
+
+
+_SETTLED_OPS = (ast.BitOr, ast.BitAnd, ast.BitXor)  # x |= a twice is x |= a once; x ^= a twice undoes it
+_SETTLED_METHODS = frozenset({"add", "update", "discard", "clear", "sort", "reverse", "difference_update",
+                              "intersection_update", "symmetric_difference_update"})
+
+
+def repeated_effects(tree: ast.AST) -> list[Finding]:
+    """The same change written twice in a row where the second changes nothing or undoes
+    the first (`s.add(v)` / `s.add(v)`, `x ^= a` / `x ^= a`, `xs.reverse()` twice): the
+    statement form of an idempotent chain."""
+    found: list[Finding] = []
+    for node in ast.walk(tree):
+        blocks = [getattr(node, f, None) for f in ("body", "orelse", "finalbody")]
+        for stmts in (b for b in blocks if isinstance(b, list)):
+            for a, b in zip(stmts, stmts[1:]):
+                if ast.dump(a) != ast.dump(b):
+                    continue
+                settled = isinstance(a, ast.AugAssign) and isinstance(a.op, _SETTLED_OPS)
+                settled |= isinstance(a, ast.Expr) and isinstance(a.value, ast.Call) \
+                    and isinstance(a.value.func, ast.Attribute) and a.value.func.attr in _SETTLED_METHODS
+                if settled:
+                    found.append(Finding("idempotent_chain", b.lineno, f"{ast.unparse(b)[:50]} twice in a row"))
     return found
 
 

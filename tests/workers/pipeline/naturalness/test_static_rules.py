@@ -38,6 +38,8 @@ NATURAL = '''def count_long_words(text, limit):
     ("duplicate_arms",
      "def f(w):\n    n = 0\n    for c in w:\n        if c in 'ae':\n            n += ord(c)\n        elif n > 9:\n            n += ord(c)\n    return n\n"),
     ("duplicate_arms", "def f(x):\n    if x > 3:\n        return 0\n    elif x < -3:\n        return 1\n    else:\n        return 0\n"),
+    ("idempotent_chain", "def f(a, b):\n    out = set(a)\n    out ^= b\n    out ^= b\n    return out\n"),
+    ("idempotent_chain", "def f(xs, v):\n    seen = set(xs)\n    for x in xs:\n        seen.add(v)\n        seen.add(v)\n    return seen\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
@@ -130,3 +132,11 @@ def test_bounds_on_the_same_named_value_are_compared() -> None:
 def test_arms_that_differ_in_one_value_are_not_duplicates() -> None:
     code = "def f(x):\n    if x > 3:\n        return x + 1\n    elif x < -3:\n        return x - 1\n    return 0\n"
     assert static_findings(code) == []
+
+
+def test_a_change_written_twice_that_adds_up_is_not_a_repeated_effect() -> None:
+    """`total += x` twice counts x twice, and a function of the program's own called twice
+    may do anything: neither is flagged."""
+    assert static_findings("def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n        total += x\n"
+                           "    return total\n") == []
+    assert static_findings("def add(xs):\n    xs.append(1)\ndef f(xs):\n    add(xs)\n    add(xs)\n    return xs\n") == []

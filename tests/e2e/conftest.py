@@ -100,12 +100,26 @@ def _teachers(env: dict[str, str]) -> dict:
 
 
 @pytest.fixture()
-def make_service(migrated_pg: str, redis_url: str, tmp_path: Path) -> Iterator:
+def service_db() -> Iterator[str]:
+    """A migrated database of the test's own: the beat's resume task takes up every stalled
+    batch it finds, and the session's shared database holds the batches other tests left
+    unfinished (a run of the whole suite had the worker resume 30 of them, 175 s a pass,
+    and the test's own batch missed its 300 s)."""
+    from app.db import migrate
+    from tests.support import throwaway_database
+
+    with throwaway_database("execsynth_e2e") as url:
+        migrate.upgrade(url)
+        yield url
+
+
+@pytest.fixture()
+def make_service(service_db: str, redis_url: str, tmp_path: Path) -> Iterator:
     services: list[Service] = []
     redis.Redis.from_url(redis_url).flushdb()
 
     def factory(broker_url: str | None = None, **extra_env: str) -> Service:
-        service = Service(migrated_pg, broker_url or redis_url, tmp_path, extra_env)
+        service = Service(service_db, broker_url or redis_url, tmp_path, extra_env)
         services.append(service)
         return service
 

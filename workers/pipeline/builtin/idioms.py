@@ -991,15 +991,14 @@ class _Program:
         key, x = (w.name(names) for names in _STOCK_NAMES)
         todo = w.name(("pending", "left", "remaining", "todo"))
         popped = len(self.methods(f"{xs}.copy()", f"{todo}.popitem()")) == 2 and rng.random() < 0.5
+        start = ((f'{xs}.copy()', f'dict({xs})') if popped
+                 else (f'sorted({xs})', f'list({xs})', f'sorted({xs}, key={xs}.get)'))
+        w.line(f"{todo} = {rng.choice(start)}")
+        w.line(f"while {todo}:")
+        w.indent += 1
         if popped:
-            w.line(f"{todo} = {rng.choice((f'{xs}.copy()', f'dict({xs})'))}")
-            w.line(f"while {todo}:")
-            w.indent += 1
             w.line(f"{key}, {x} = {todo}.popitem()")
         else:
-            w.line(f"{todo} = {rng.choice((f'sorted({xs})', f'list({xs})', f'sorted({xs}, key={xs}.get)'))}")
-            w.line(f"while {todo}:")
-            w.indent += 1
             w.line(f"{key} = {todo}.pop()")
             w.line(f"{x} = {xs}[{key}]")
         fetched = len(w.lines)

@@ -1,5 +1,14 @@
 """Type-directed input synthesis: infer each argument's type and shape from a known call and
-draw new values of the same type and shape with a seeded generator under size bounds."""
+draw new values of the same type and shape with a seeded generator under size bounds.
+
+Fresh draws alone rarely relate two values: two drawn sets are almost never equal or one
+inside the other, a drawn word seldom holds the letter the program looks for, so a program
+that compares its arguments (`a <= b`, `d == other`, `text.find('o')`) gives one output on
+every input. Past the first few (`FRESH_FIRST`), a share of the candidates (`NEIGHBOUR_SHARE`)
+are therefore neighbours of the call (its arguments grown to the reference lengths first), as a mutation fuzzer makes them: one argument edited by one item (dropped, added,
+replaced; a character, a number moved by one), or one argument made a copy or a one-item-
+smaller copy of another of its type. The coverage-first choice downstream keeps the ones
+that reach other outputs."""
 
 from __future__ import annotations
 
@@ -100,14 +109,133 @@ def new_value(example: Any, rng: random.Random, bounds: SizeBounds, depth: int =
     return example
 
 
+FRESH_FIRST = 4  # synthesized inputs that are always fresh draws: a few inputs taken alone vary most
+NEIGHBOUR_SHARE = 0.5  # of the candidates past those, the share that edit the call's own arguments
+
+
+def _edit(value: Any, rng: random.Random, bounds: SizeBounds) -> Any:
+    """`value` changed by one step of its own kind: an item or character dropped, added or
+    replaced (the new one drawn like the others), a number moved by one."""
+    if isinstance(value, bool) or value is None:
+        return value if value is None else not value
+    if isinstance(value, int):
+        return value + rng.choice((-1, 1)) if value or rng.random() < 0.5 else 1
+    if isinstance(value, float):
+        return round(value + rng.choice((-1.0, 1.0, -0.5, 0.5)), 2)
+    if isinstance(value, tuple) and value and (len(value) < 3 or len({type(v) for v in value}) > 1):
+        k = rng.randrange(len(value))  # a record: one field edited, its arity and types kept
+        return value[:k] + (_edit(value[k], rng, bounds),) + value[k + 1:]
+    if isinstance(value, (str, list, tuple)):
+        items = list(value)
+        if not items:
+            return value
+        k = rng.randrange(len(items))
+        pool = _alphabet_like(value) if isinstance(value, str) else None
+        fresh = rng.choice(pool) if pool is not None else new_value(rng.choice(items), rng, bounds, 1)
+        roll = rng.random()
+        shortest = bounds.min_str_len if isinstance(value, str) else bounds.min_len
+        if roll < 0.35 and len(items) > max(1, shortest):  # (never under the reference lengths)
+            del items[k]
+        elif roll < 0.7 and len(items) < max(bounds.max_len, bounds.max_str_len):
+            items.insert(k, fresh if rng.random() < 0.6 else items[k])  # a new item, or one repeated
+        else:
+            items[k] = fresh
+        return "".join(items) if isinstance(value, str) else type(value)(items)
+    if isinstance(value, (set, frozenset)):
+        items = list(value)
+        if len(items) > bounds.min_len and (rng.random() < 0.5 or len(items) >= bounds.max_len):
+            items.remove(rng.choice(items))
+        elif items:
+            items.append(new_value(rng.choice(items), rng, bounds, 1))
+        return type(value)(items)
+    if isinstance(value, dict):
+        out = dict(value)
+        if not out:
+            return out
+        key = rng.choice(list(out))
+        roll = rng.random()
+        if roll < 0.35 and len(out) > bounds.min_len:
+            del out[key]
+        elif roll < 0.7:
+            out[key] = new_value(out[key], rng, bounds, 1)
+        else:
+            out[new_value(key, rng, bounds, 1)] = new_value(out[key], rng, bounds, 1)
+        return out
+    return value
+
+
+def _grown(value: Any, rng: random.Random, bounds: SizeBounds) -> Any:
+    """A container or text shorter than the reference lengths, its own items kept and more
+    drawn like them; anything else as it is (a character stays a character, a record its
+    arity)."""
+    if isinstance(value, str) and 1 < len(value) < bounds.min_str_len:
+        alphabet = _alphabet_like(value)
+        return value + "".join(rng.choice(alphabet) for _ in range(bounds.min_str_len - len(value)))
+    if isinstance(value, tuple) and (len(value) < 3 or len({type(v) for v in value}) > 1):
+        return value
+    if isinstance(value, (list, tuple)) and 0 < len(value) < bounds.min_len:
+        extra = [new_value(rng.choice(value), rng, bounds, 1) for _ in range(bounds.min_len - len(value))]
+        return type(value)([*value, *extra])
+    if isinstance(value, (set, frozenset)) and 0 < len(value) < bounds.min_len:
+        items, grown = list(value), set(value)
+        for _ in range(bounds.min_len * 4):
+            if len(grown) >= bounds.min_len:
+                break
+            grown.add(new_value(rng.choice(items), rng, bounds, 1))
+        return type(value)(grown)
+    if isinstance(value, dict) and 0 < len(value) < bounds.min_len:
+        out, pairs = dict(value), list(value.items())
+        for _ in range(bounds.min_len * 4):
+            if len(out) >= bounds.min_len:
+                break
+            key, item = rng.choice(pairs)
+            out.setdefault(new_value(key, rng, bounds, 1), new_value(item, rng, bounds, 1))
+        return out
+    return value
+
+
+def _kind(value: Any) -> tuple:
+    """A value's type with its items' types (a list of words is not a list of numbers)."""
+    if isinstance(value, dict):
+        return (dict, frozenset(map(type, value)), frozenset(map(type, value.values())))
+    if isinstance(value, tuple):
+        return (tuple, tuple(map(type, value)) if len(set(map(type, value))) > 1 else frozenset(map(type, value)))
+    if isinstance(value, (list, set, frozenset)):
+        return (type(value), frozenset(map(type, value)))
+    return (type(value),)
+
+
+def _neighbour(values: tuple, rng: random.Random, bounds: SizeBounds) -> tuple:
+    """The call's arguments (grown to the reference lengths) with one edited, or (where two
+    share a type) one made a copy of another or that copy less or more one item."""
+    values = [_grown(v, rng, bounds) for v in values]
+    kinds = [_kind(v) for v in values]
+    same = [(i, j) for i in range(len(values)) for j in range(len(values))
+            if i != j and kinds[i] == kinds[j] and isinstance(values[i], (str, list, tuple, set, frozenset, dict))]
+    if same and rng.random() < 0.75:
+        i, j = rng.choice(same)
+        copy = values[i]
+        values[j] = copy if rng.random() < 0.5 or len(copy) < 2 else _edit(copy, rng, bounds)
+        return tuple(values)
+    k = rng.randrange(len(values))
+    values[k] = _edit(values[k], rng, bounds)
+    return tuple(values)
+
+
 def synthesize_inputs(args: str, count: int, seed: int, bounds: SizeBounds | None = None) -> list[InputCandidate]:
     """Up to `count` distinct new argument texts of the same types as `args` (deterministic in
     `seed`). Raises UnsupportedArguments when `args` are not literals."""
     bounds = bounds or SizeBounds()
     values = parse_literal_args(args)
     rng = random.Random(f"synth:{seed}:{args}")
-    candidates = [InputCandidate(args, "teacher")]
-    for _ in range(count * 4):
-        fresh = tuple(new_value(v, rng, bounds) for v in values)
-        candidates.append(InputCandidate(format_args(fresh), "synthesized"))
-    return [c for c in distinct_inputs(candidates, count + 1) if c.origin == "synthesized"][:count]
+    call = InputCandidate(args, "teacher")
+    fresh = [InputCandidate(format_args(tuple(new_value(v, rng, bounds) for v in values)), "synthesized")
+             for _ in range(count * 4)]
+    near = [InputCandidate(format_args(_neighbour(tuple(values), rng, bounds)), "synthesized")
+            for _ in range(count * 4 if values else 0)]
+    # fresh draws first (the first few taken alone stay as varied as before), then the
+    # neighbours' share, then whatever distinct candidates are left
+    chosen = distinct_inputs([call] + fresh, count - max(0, int((count - FRESH_FIRST) * NEIGHBOUR_SHARE)) + 1)
+    chosen = distinct_inputs(chosen + near, count + 1)
+    chosen = distinct_inputs(chosen + fresh + near, count + 1)
+    return [c for c in chosen if c.origin == "synthesized"][:count]

@@ -136,3 +136,29 @@ def test_parse_mutation_takes_only_the_entry_call_arguments() -> None:
     assert parse_mutation(text, "f") == "[9, 8, 7, 6, 5, 4]"
     assert parse_mutation(text, "g") is None
     assert parse_mutation("no code here", "f") is None
+
+
+def test_some_synthesized_inputs_are_neighbours_of_the_call_that_relate_its_arguments() -> None:
+    """Fresh draws of two sets are almost never equal or nested; the neighbours of the call
+    make both happen, and edit one argument by one item."""
+    first, second = {1, 4, 7, 8, 9}, {1, 4, 7, 8, 9, 12}
+    pairs = [parse_literal_args(c.args) for c in synthesize_inputs(f"{first}, {second}", count=40, seed=5)]
+    assert any(a == b for a, b in pairs)
+    assert any(a < b or b < a for a, b in pairs)
+    assert any(len(a ^ first) + len(b ^ second) == 1 for a, b in pairs)
+
+
+def test_a_neighbour_of_a_short_call_is_grown_to_the_reference_lengths_first() -> None:
+    """`{3, 4}` keeps its items and gains drawn ones: at least 5, as every synthesized set."""
+    sets = [parse_literal_args(c.args)[0] for c in synthesize_inputs("{3, 4}", count=20, seed=2)]
+    assert all(len(s) >= 5 for s in sets)
+    assert any({3, 4} <= s for s in sets)
+
+
+def test_a_program_comparing_its_arguments_gets_more_than_one_output() -> None:
+    def program(seen: set, allowed: set) -> bool:
+        return seen <= allowed
+
+    varied = [seed for seed in range(10) if len({program(*parse_literal_args(c.args))
+                                                for c in synthesize_inputs("{3, 5}, {1, 2, 8}", 8, seed)}) == 2]
+    assert len(varied) >= 5, varied  # (fresh draws alone: none of the 10)

@@ -53,6 +53,11 @@ def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str]
         for _ in range(nest - 1):
             if rtype == "bool":
                 a, b = default(g, r), default(g, r)
+                if b == a:  # `r.m(a if t else a)` is `r.m(a)`
+                    try:
+                        b = g.lit(slot)
+                    except ValueError:
+                        pass
                 expr = render(g, r, f"{p(a)} if {expr} else {p(b)}")
             elif rtype == slot and slot != "int" and p(expr) in (
                     chained := render(g, p(expr), arg())):
@@ -69,25 +74,27 @@ def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
     receiver with an inner use (`(a if a.lower() <= b.lower() else b).lower()`), never by
     repeating themselves; other results are chained or converted to the receiver type.
     `plain_other`: the value compared against is not put through the method (a copy
-    compares as the original: `(a if a.copy() == b else b).copy()`)."""
+    compares as the original: `(a if a.copy() <= b else b).copy()`; a mapping is chosen by a
+    key it holds, `(a if 'k' in a.copy() else b).copy()`, as `a if a == b else b` is b)."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = render(g, r)
         for _ in range(nest - 1):
             if rtype == "bool":
                 b = _other_like(g, recv, r)
                 expr = render(g, f"{r} if {expr} else {b}")
+            elif idempotent and rtype == recv and recv == "dict":
+                # (`a if a.copy() == b else b` is b either way): a key the copy holds or not
+                b = _other_like(g, recv, r)
+                expr = render(g, f"{r} if {g.key()} in {expr} else {b}")
             elif idempotent and rtype == recv:
                 b = _other_like(g, recv, r)
-                op = g.choice(("<=", ">=", "<", ">")) if recv in ORDERED else "=="
+                op = g.choice(("<=", ">=", "<", ">"))  # (a set's are subset tests)
                 other = render(g, b) if b.isidentifier() and not plain_other else b
                 expr = render(g, f"{r} if {expr} {op} {other} else {b}")
             else:
                 expr = render(g, p(convert(g, expr, rtype, recv, basis=r)))
         return Piece(expr, rtype)
     return make
-
-
-ORDERED = ("str", "list", "tuple", "int", "float", "bytes")
 
 
 def mutator(render: Callable[[Ctx, str], str], recv: str,

@@ -4,7 +4,8 @@ Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 `x - x`), `idempotent_chain` (`.lower().lower()`, or `s.add(v)` twice in a row), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition`,
 `duplicate_condition`, `contradictory_condition`, `duplicate_arms` (two arms of one test
-that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`). Measures that are not reasons
+that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a conditional
+expression whose value is the same either way: `a if t else a`, `a if a.copy() == b else b`). Measures that are not reasons
 (constant-bounded loops, unused loop variables) are in `loop_facts`.
 """
 
@@ -152,6 +153,8 @@ def tricks(tree: ast.AST) -> list[Finding]:
         if isinstance(node, ast.AugAssign) and isinstance(node.op, _SELF_OPS) \
                 and _same(node.target, node.value):
             found.append(Finding("self_application", line, ast.unparse(node)[:60]))
+        if isinstance(node, ast.IfExp):
+            found += _conditional_expression(node)
     found += repeated_effects(tree)
     found += conditions(tree)
     return found
@@ -179,6 +182,37 @@ def repeated_effects(tree: ast.AST) -> list[Finding]:
                 if settled:
                     found.append(Finding("idempotent_chain", b.lineno, f"{ast.unparse(b)[:50]} twice in a row"))
     return found
+
+
+_COPIES = frozenset({"copy", "list", "set", "dict", "tuple"})  # a value rebuilt: equal to itself
+
+
+def _plain(node: ast.expr) -> str:
+    """The expression with copies taken off (`x.copy()`, `list(x)` read as `x`)."""
+    while isinstance(node, ast.Call) and not node.keywords:
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "copy" and not node.args:
+            node = node.func.value
+        elif isinstance(node.func, ast.Name) and node.func.id in _COPIES and len(node.args) == 1:
+            node = node.args[0]
+        else:
+            break
+    return ast.dump(node)
+
+
+def _conditional_expression(node: ast.IfExp) -> list[Finding]:
+    """`a if t else a` (both arms the same), `a if a == b else b` (b either way), and a
+    constant test: each is its else arm or one arm alone, written as a choice."""
+    text = ast.unparse(node)[:60]
+    if _same(node.body, node.orelse):
+        return [Finding("duplicate_arms", node.lineno, f"{text} (both arms the same)")]
+    t = node.test
+    if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], (ast.Eq, ast.NotEq)):
+        sides = {_plain(t.left), _plain(t.comparators[0])}
+        if sides == {_plain(node.body), _plain(node.orelse)}:
+            return [Finding("duplicate_arms", node.lineno, f"{text} (the same value either way)")]
+    if _constant(t):
+        return [Finding("constant_condition", node.lineno, ast.unparse(t))]
+    return []
 
 
 def _constant(test: ast.expr) -> bool:

@@ -153,7 +153,7 @@ def test_an_output_all_inputs_but_one_share_counts_against_a_draw() -> None:
     """A draw whose output only one input in seven tells apart scores worse than one whose
     output follows the input, so the generator prefers the second."""
     nearly = """def same(items):
-    return items.count(99) > 0 or len(items) > 30
+    return items == [1, 2, 99] or len(items) > 30
 """
     verdict = self_check(nearly, "same", "[1, 2, 99]", seed=5)
     assert verdict.findings == ("nearly_constant",) and verdict.score == 2

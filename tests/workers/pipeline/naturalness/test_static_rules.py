@@ -38,12 +38,20 @@ NATURAL = '''def count_long_words(text, limit):
     ("duplicate_arms",
      "def f(w):\n    n = 0\n    for c in w:\n        if c in 'ae':\n            n += ord(c)\n        elif n > 9:\n            n += ord(c)\n    return n\n"),
     ("duplicate_arms", "def f(x):\n    if x > 3:\n        return 0\n    elif x < -3:\n        return 1\n    else:\n        return 0\n"),
+    ("duplicate_arms", "def f(a, b):\n    return a.issubset(b if a.issubset({0, 7}) else b)\n"),
+    ("duplicate_arms", "def f(d):\n    return len((d if d.copy() == {'b': 4} else {'b': 4}).copy())\n"),
+    ("constant_condition", "def f(xs):\n    return xs if 2 > 1 else []\n"),
     ("idempotent_chain", "def f(a, b):\n    out = set(a)\n    out ^= b\n    out ^= b\n    return out\n"),
     ("idempotent_chain", "def f(xs, v):\n    seen = set(xs)\n    for x in xs:\n        seen.add(v)\n        seen.add(v)\n    return seen\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
     assert static_reasons(code, skip=[reason]) == [r for r in static_reasons(code) if r != reason]
+
+
+def test_a_conditional_expression_that_chooses_is_not_flagged() -> None:
+    assert static_findings("def f(a, b):\n    return a if a == b else sorted(b)\n") == []
+    assert static_findings("def f(a, b, c):\n    return (a if b.copy() == c else c).copy()\n") == []
 
 
 def test_distinct_keys_and_computed_keys_are_not_repeated_keys() -> None:

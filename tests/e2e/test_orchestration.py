@@ -114,7 +114,7 @@ def test_batch_completes_across_a_redis_restart(make_service, private_redis) -> 
     time.sleep(2)
     private_redis.start()
     detail = service.wait_done(batch_id, timeout=300)
-    assert detail["status"] == "completed"
+    assert detail["status"] == "completed", detail
     _assert_consistent(service, batch_id, 40)
 
 

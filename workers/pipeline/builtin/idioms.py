@@ -49,6 +49,14 @@ _RECORD_TOKENS = (("Order", "Maple", "Road", "Room", "Floor", "Gate", "Park", "N
                   ("12", "7", "305", "42", "9", "18", "2024"),
                   ("NY", "UK", "ID", "ETA", "ASAP"),
                   ("#12", "$40", "4B", "A7", "No.5"))
+_ENTRY_NAMES = {  # an entry that walks its data and calls the helper doing the use's task
+    "ints": ("summarize_readings", "score_items", "tally_scores", "scan_values", "report_counts"),
+    "words": ("process_words", "scan_names", "review_labels", "group_tags", "sort_out_words"),
+    "prices": ("price_report", "review_prices", "total_costs", "scan_fares", "audit_amounts"),
+    "text": ("scan_text", "clean_message", "read_sentence", "summarize_text", "check_phrase"),
+    "record": ("parse_record", "read_entry", "scan_note", "check_address"),
+    "stock": ("review_stock", "restock_report", "scan_inventory", "count_orders"),
+}
 _ELEM_NAMES = {"int": ("score", "item", "amount", "num", "mark", "entry"),
                "word": ("token", "label", "term", "city", "part"),
                "char": ("letter", "symbol", "char"),
@@ -341,11 +349,6 @@ class _Program:
     # --- the program ----------------------------------------------------------------
     def build(self, entry_names: tuple[str, ...]) -> tuple[str, str, str] | None:
         w = self.w
-        entry = w.name(self.use.names or entry_names)
-        data = w.param(_DATA_NAMES[self.source], _literal(self.rng, self.source))
-        self.data_lit = w.params[-1][1]
-        env = Env(data, self.kind)
-        helper_lines: list[str] = []
         blueprint = self.knobs.blueprint
         # C6: the use stays in the entry, and a test on the current element is the helper
         # (only a test right under the first loop: one under two loops is called so often
@@ -354,6 +357,13 @@ class _Program:
         self.subtask = (self.knobs.call_chain and type(self) is _Program
                         and tuple(blueprint[loop + 1:loop + 2]) in (("if",), ("if-elif",))
                         and self.rng.random() < SUBTASK_SHARE)
+        # the use's task names go to the function that does it: the helper, where it is one
+        helped = self.knobs.call_chain and not self.subtask and bool(self.use.names)
+        entry = w.name(_ENTRY_NAMES.get(self.source, entry_names) if helped else self.use.names or entry_names)
+        data = w.param(_DATA_NAMES[self.source], _literal(self.rng, self.source))
+        self.data_lit = w.params[-1][1]
+        env = Env(data, self.kind)
+        helper_lines: list[str] = []
         if self.knobs.call_chain and not self.subtask:
             helper_lines = self.helper(env)
             if helper_lines is None:
@@ -428,8 +438,7 @@ class _Program:
         text = self.use.text.format(**{**self.lits, **mapping})
         if "math." in text:
             self.w.imports.add("math")
-        hname = self.w.name(("score_of", "measure", "summarize", "weigh", "pick", "check_one",
-                             "transform", "convert"))
+        hname = self.w.name(self.use.names or ("score_of", "measure", "summarize", "weigh"))
         self.w.taken |= sub.taken
 
         def call(e: Env) -> str:

@@ -7,6 +7,7 @@ import ast
 import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 from workers.pipeline.builtin.idiom_helpers import TESTS, define, splits
 from workers.pipeline.builtin.idioms import _differs, _Program, build_idiom
@@ -22,16 +23,18 @@ SPLIT_OFF = {h.name for kind in TESTS.values() for h in kind}  # helpers that ar
 WHOLE = [("zip", "zip"), ("enumerate", "enumerate"), ("str", "split"), ("set", "&"), ("list", "index")]
 
 
-def c6_draws(count: int) -> list[tuple[Constraint, str, str, str]]:
-    out = []
-    for t, method in WHOLE:
-        entry = CATALOG.get(t, method)
-        for i in range(count):
+def c6_stream(count: int, start: int = 0) -> Iterator[tuple[Constraint, str, str, str]]:
+    for i in range(start, start + count):
+        for t, method in WHOLE:
+            entry = CATALOG.get(t, method)
             knobs = with_blueprint(LEVELS["C6"], random.Random(f"c6:{t}:{i}"))
             made = build_idiom(entry, knobs, random.Random(f"c6:{t}:{method}:{i}"), NAMES)
             if made is not None:
-                out.append((Constraint(t, method, "C6", knobs), *made))
-    return out
+                yield (Constraint(t, method, "C6", knobs), *made)
+
+
+def c6_draws(count: int) -> list[tuple[Constraint, str, str, str]]:
+    return list(c6_stream(count))
 
 
 def placement(code: str, entry: str) -> str:
@@ -57,8 +60,13 @@ def placement(code: str, entry: str) -> str:
 
 
 def test_the_helper_is_called_before_the_walk_in_a_test_as_the_walk_or_in_the_report() -> None:
+    """Drawn until each place has come up often enough (a walk of the helper's items needs a
+    `for` first and a use whose value has items of a kind the walk knows: about 1 draw in 80)."""
     seen = Counter()
-    for cell, code, entry, _ in c6_draws(50):  # (half the draws of a loop then a test split one off)
+    wanted = {"seed": 15, "report": 15, "test": 5, "walk": 2}
+    for cell, code, entry, _ in c6_stream(400):  # (half the draws of a loop then a test split one off)
+        if all(seen[k] >= n for k, n in wanted.items()):
+            break
         measured = measure_structure(code, entry, cell)
         if not measured.matches or re.search(rf"^def ({'|'.join(SPLIT_OFF)})\(", code, re.M):
             continue
@@ -69,7 +77,7 @@ def test_the_helper_is_called_before_the_walk_in_a_test_as_the_walk_or_in_the_re
             main = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == entry)
             first = next(s for s in main.body if isinstance(s, (ast.For, ast.While, ast.If)))
             assert isinstance(first, ast.If) and "(" in ast.unparse(first.test), code
-    assert seen["seed"] >= 15 and seen["report"] >= 15 and seen["test"] >= 5 and seen["walk"] >= 2, seen
+    assert all(seen[k] >= n for k, n in wanted.items()), seen
 
 
 def test_a_helper_readies_its_data_only_where_that_changes_its_value() -> None:

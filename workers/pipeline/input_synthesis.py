@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import string
+from itertools import chain
 from typing import Any
 
 from workers.pipeline.inputs import InputCandidate, SizeBounds, distinct_inputs, format_args, parse_literal_args
@@ -229,13 +230,13 @@ def synthesize_inputs(args: str, count: int, seed: int, bounds: SizeBounds | Non
     values = parse_literal_args(args)
     rng = random.Random(f"synth:{seed}:{args}")
     call = InputCandidate(args, "teacher")
-    fresh = [InputCandidate(format_args(tuple(new_value(v, rng, bounds) for v in values)), "synthesized")
-             for _ in range(count * 4)]
-    near = [InputCandidate(format_args(_neighbour(tuple(values), rng, bounds)), "synthesized")
-            for _ in range(count * 4 if values else 0)]
-    # fresh draws first (the first few taken alone stay as varied as before), then the
-    # neighbours' share, then whatever distinct candidates are left
-    chosen = distinct_inputs([call] + fresh, count - max(0, int((count - FRESH_FIRST) * NEIGHBOUR_SHARE)) + 1)
-    chosen = distinct_inputs(chosen + near, count + 1)
-    chosen = distinct_inputs(chosen + fresh + near, count + 1)
+    # drawn lazily, as the choice asks for them: fresh draws first (the first few taken alone
+    # stay as varied as before), then the neighbours' share, then whatever is left
+    fresh = (InputCandidate(format_args(tuple(new_value(v, rng, bounds) for v in values)), "synthesized")
+             for _ in range(count * 4))
+    near = (InputCandidate(format_args(_neighbour(tuple(values), rng, bounds)), "synthesized")
+            for _ in range(count * 4 if values else 0))
+    chosen = distinct_inputs(chain([call], fresh), count - max(0, int((count - FRESH_FIRST) * NEIGHBOUR_SHARE)) + 1)
+    chosen = distinct_inputs(chain(chosen, near), count + 1)
+    chosen = distinct_inputs(chain(chosen, fresh, near), count + 1)
     return [c for c in chosen if c.origin == "synthesized"][:count]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,7 +100,7 @@ def literal_source(value: Any) -> str:
     return repr(value)
 
 
-def distinct_inputs(candidates: list[InputCandidate], limit: int) -> list[InputCandidate]:
+def distinct_inputs(candidates: Iterable[InputCandidate], limit: int) -> list[InputCandidate]:
     """First `limit` candidates with distinct values, in the given (priority) order."""
     seen: set[str] = set()
     kept: list[InputCandidate] = []

@@ -4,9 +4,10 @@ Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 `x - x`), `idempotent_chain` (`.lower().lower()`, or `s.add(v)` twice in a row), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition`,
 `duplicate_condition`, `contradictory_condition`, `duplicate_arms` (two arms of one test
-that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a conditional
-expression whose value is the same either way: `a if t else a`, `a if a.copy() == b else b`). Measures that are not reasons
-(constant-bounded loops, unused loop variables) are in `loop_facts`.
+that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
+conditional expression whose value is the same either way: `a if t else a`,
+`a if a.copy() == b else b`). Measures that are not reasons (constant-bounded loops, unused
+loop variables) are in `loop_facts`.
 """
 
 from __future__ import annotations
@@ -184,18 +185,12 @@ def repeated_effects(tree: ast.AST) -> list[Finding]:
     return found
 
 
-_COPIES = frozenset({"copy", "list", "set", "dict", "tuple"})  # a value rebuilt: equal to itself
-
-
 def _plain(node: ast.expr) -> str:
-    """The expression with copies taken off (`x.copy()`, `list(x)` read as `x`)."""
-    while isinstance(node, ast.Call) and not node.keywords:
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "copy" and not node.args:
-            node = node.func.value
-        elif isinstance(node.func, ast.Name) and node.func.id in _COPIES and len(node.args) == 1:
-            node = node.args[0]
-        else:
-            break
+    """The expression with `.copy()` taken off (a copy has the value and type it copies;
+    `list(x)` or `set(x)` may not)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr == "copy" and not node.args and not node.keywords:
+        node = node.func.value
     return ast.dump(node)
 
 

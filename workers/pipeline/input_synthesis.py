@@ -4,11 +4,12 @@ draw new values of the same type and shape with a seeded generator under size bo
 Fresh draws alone rarely relate two values: two drawn sets are almost never equal or one
 inside the other, a drawn word seldom holds the letter the program looks for, so a program
 that compares its arguments (`a <= b`, `d == other`, `text.find('o')`) gives one output on
-every input. Past the first few (`FRESH_FIRST`), a share of the candidates (`NEIGHBOUR_SHARE`)
-are therefore neighbours of the call (its arguments grown to the reference lengths first), as a mutation fuzzer makes them: one argument edited by one item (dropped, added,
-replaced; a character, a number moved by one), or one argument made a copy or a one-item-
-smaller copy of another of its type. The coverage-first choice downstream keeps the ones
-that reach other outputs."""
+every input. Past the first few (`FRESH_FIRST`), a share of the candidates
+(`NEIGHBOUR_SHARE`) are therefore neighbours of the call, as a mutation fuzzer makes them:
+its arguments grown to the reference lengths, then one edited by one item (dropped, added,
+replaced; a character, a number moved by one), or one made a copy, or a one-item-changed
+copy, of another of the same kind. The coverage-first choice downstream keeps the ones that
+reach other outputs."""
 
 from __future__ import annotations
 
@@ -208,7 +209,7 @@ def _kind(value: Any) -> tuple:
 
 def _neighbour(values: tuple, rng: random.Random, bounds: SizeBounds) -> tuple:
     """The call's arguments (grown to the reference lengths) with one edited, or (where two
-    share a type) one made a copy of another or that copy less or more one item."""
+    are of one kind) one made a copy of another, or that copy changed by one item."""
     values = [_grown(v, rng, bounds) for v in values]
     kinds = [_kind(v) for v in values]
     same = [(i, j) for i in range(len(values)) for j in range(len(values))
@@ -236,7 +237,8 @@ def synthesize_inputs(args: str, count: int, seed: int, bounds: SizeBounds | Non
              for _ in range(count * 4))
     near = (InputCandidate(format_args(_neighbour(tuple(values), rng, bounds)), "synthesized")
             for _ in range(count * 4 if values else 0))
-    chosen = distinct_inputs(chain([call], fresh), count - max(0, int((count - FRESH_FIRST) * NEIGHBOUR_SHARE)) + 1)
+    neighbours = max(0, int((count - FRESH_FIRST) * NEIGHBOUR_SHARE))
+    chosen = distinct_inputs(chain([call], fresh), count - neighbours + 1)
     chosen = distinct_inputs(chain(chosen, near), count + 1)
     chosen = distinct_inputs(chain(chosen, fresh, near), count + 1)
     return [c for c in chosen if c.origin == "synthesized"][:count]

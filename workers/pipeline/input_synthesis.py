@@ -7,8 +7,9 @@ that compares its arguments (`a <= b`, `d == other`, `text.find('o')`) gives one
 every input. Past the first few (`FRESH_FIRST`), a share of the candidates
 (`NEIGHBOUR_SHARE`) are therefore neighbours of the call, as a mutation fuzzer makes them:
 its arguments grown to the reference lengths, then one edited by one item (dropped, added,
-replaced; a character, a number moved by one), or one made a copy, or a one-item-changed
-copy, of another of the same kind. The coverage-first choice downstream keeps the ones that
+replaced; a character, a number moved by one), one made an item or a piece of another (the
+word a list holds, a slice of a text), or one made a copy, or a one-item-changed copy, of
+another of the same kind. The coverage-first choice downstream keeps the ones that
 reach other outputs."""
 
 from __future__ import annotations
@@ -207,15 +208,42 @@ def _kind(value: Any) -> tuple:
     return (type(value),)
 
 
+def _part_of(whole: Any, example: Any, rng: random.Random | None = None) -> Any:
+    """An item of `whole` (a key of a mapping) of `example`'s type, or a piece of a text
+    where `example` is a shorter text: what `x in xs`, `d[k]`, `s.find(sub)` look for.
+    Without `rng`, whether there is one (None when not)."""
+    if isinstance(example, (bool, type(None))) or isinstance(example, (list, set, frozenset, dict, tuple)):
+        return None
+    if isinstance(whole, str):
+        if not isinstance(example, str) or not 0 < len(example) < len(whole):
+            return None
+        if rng is None:
+            return whole
+        start = rng.randrange(len(whole) - len(example) + 1)
+        return whole[start:start + len(example)]
+    if isinstance(whole, (list, tuple, set, frozenset, dict)):
+        items = [v for v in whole if type(v) is type(example)]
+        if not items:
+            return None
+        return rng.choice(items) if rng is not None else items[0]
+    return None
+
+
 def _neighbour(values: tuple, rng: random.Random, bounds: SizeBounds) -> tuple:
-    """The call's arguments (grown to the reference lengths) with one edited, or (where two
-    are of one kind) one made a copy of another, or that copy changed by one item."""
+    """The call's arguments (grown to the reference lengths) with one edited, one made an
+    item or a piece of another (`_part_of`), or (where two are of one kind) one made a copy
+    of another, or that copy changed by one item."""
     values = [_grown(v, rng, bounds) for v in values]
     kinds = [_kind(v) for v in values]
     same = [(i, j) for i in range(len(values)) for j in range(len(values))
             if i != j and kinds[i] == kinds[j] and isinstance(values[i], (str, list, tuple, set, frozenset, dict))]
-    if same and rng.random() < 0.75:
-        i, j = rng.choice(same)
+    parts = [(i, j) for i in range(len(values)) for j in range(len(values))
+             if i != j and _part_of(values[i], values[j]) is not None]
+    if (same or parts) and rng.random() < 0.75:
+        i, j = rng.choice(same + parts)
+        if (i, j) in parts:
+            values[j] = _part_of(values[i], values[j], rng)
+            return tuple(values)
         copy = values[i]
         values[j] = copy if rng.random() < 0.5 or len(copy) < 2 else _edit(copy, rng, bounds)
         return tuple(values)

@@ -23,8 +23,8 @@ SPLIT_OFF = {h.name for kind in TESTS.values() for h in kind}  # helpers that ar
 WHOLE = [("zip", "zip"), ("enumerate", "enumerate"), ("str", "split"), ("set", "&"), ("list", "index")]
 
 
-def c6_stream(count: int, start: int = 0) -> Iterator[tuple[Constraint, str, str, str]]:
-    for i in range(start, start + count):
+def c6_stream(count: int) -> Iterator[tuple[Constraint, str, str, str]]:
+    for i in range(count):
         for t, method in WHOLE:
             entry = CATALOG.get(t, method)
             knobs = with_blueprint(LEVELS["C6"], random.Random(f"c6:{t}:{i}"))

@@ -208,41 +208,35 @@ def _kind(value: Any) -> tuple:
     return (type(value),)
 
 
-def _part_of(whole: Any, example: Any, rng: random.Random | None = None) -> Any:
-    """An item of `whole` (a key of a mapping) of `example`'s type, or a piece of a text
-    where `example` is a shorter text: what `x in xs`, `d[k]`, `s.find(sub)` look for.
-    Without `rng`, whether there is one (None when not)."""
-    if isinstance(example, (bool, type(None))) or isinstance(example, (list, set, frozenset, dict, tuple)):
-        return None
+def _parts(whole: Any, example: Any) -> list:
+    """The items of `whole` (the keys of a mapping) of `example`'s type, or the pieces of a
+    text as long as `example` where that is a shorter text: what `x in xs`, `d[k]`,
+    `s.find(sub)` look for (none for other values)."""
+    if isinstance(example, (bool, type(None), list, set, frozenset, dict, tuple)):
+        return []
     if isinstance(whole, str):
         if not isinstance(example, str) or not 0 < len(example) < len(whole):
-            return None
-        if rng is None:
-            return whole
-        start = rng.randrange(len(whole) - len(example) + 1)
-        return whole[start:start + len(example)]
+            return []
+        return [whole[k:k + len(example)] for k in range(len(whole) - len(example) + 1)]
     if isinstance(whole, (list, tuple, set, frozenset, dict)):
-        items = [v for v in whole if type(v) is type(example)]
-        if not items:
-            return None
-        return rng.choice(items) if rng is not None else items[0]
-    return None
+        return [v for v in whole if type(v) is type(example)]
+    return []
 
 
 def _neighbour(values: tuple, rng: random.Random, bounds: SizeBounds) -> tuple:
     """The call's arguments (grown to the reference lengths) with one edited, one made an
-    item or a piece of another (`_part_of`), or (where two are of one kind) one made a copy
+    item or a piece of another (`_parts`), or (where two are of one kind) one made a copy
     of another, or that copy changed by one item."""
     values = [_grown(v, rng, bounds) for v in values]
     kinds = [_kind(v) for v in values]
     same = [(i, j) for i in range(len(values)) for j in range(len(values))
             if i != j and kinds[i] == kinds[j] and isinstance(values[i], (str, list, tuple, set, frozenset, dict))]
-    parts = [(i, j) for i in range(len(values)) for j in range(len(values))
-             if i != j and _part_of(values[i], values[j]) is not None]
+    parts = {(i, j): found for i in range(len(values)) for j in range(len(values))
+             if i != j and (found := _parts(values[i], values[j]))}
     if (same or parts) and rng.random() < 0.75:
-        i, j = rng.choice(same + parts)
+        i, j = rng.choice(same + list(parts))
         if (i, j) in parts:
-            values[j] = _part_of(values[i], values[j], rng)
+            values[j] = rng.choice(parts[i, j])
             return tuple(values)
         copy = values[i]
         values[j] = copy if rng.random() < 0.5 or len(copy) < 2 else _edit(copy, rng, bounds)

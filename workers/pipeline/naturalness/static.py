@@ -6,8 +6,10 @@ Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 `duplicate_condition`, `contradictory_condition`, `duplicate_arms` (two arms of one test
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
 conditional expression whose value is the same either way: `a if t else a`,
-`a if a.copy() == b else b`). Measures that are not reasons (constant-bounded loops, unused
-loop variables) are in `loop_facts`.
+`a if a.copy() == b else b`), `identity_operation` (an operand given back unchanged: `x * 1`,
+`n + 0`, `s + ''`, `v ** 1`, `total -= 0`), `repeated_update` (`x *= 2` twice in a row: one
+update by the combined amount). Measures that are not reasons (constant-bounded loops,
+unused loop variables) are in `loop_facts`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 
 STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
-                  "contradictory_condition", "duplicate_arms")
+                  "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update")
 TRICKS = STATIC_REASONS[1:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
@@ -156,6 +158,12 @@ def tricks(tree: ast.AST) -> list[Finding]:
             found.append(Finding("self_application", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.IfExp):
             found += _conditional_expression(node)
+        if isinstance(node, (ast.BinOp, ast.AugAssign)) and _gives_back(node):
+            found.append(Finding("identity_operation", line, ast.unparse(node)[:60]))
+        if isinstance(node, ast.Call) and _call_name(node) == "filter" and len(node.args) == 2 \
+                and _call_name(node.args[1]) == "filter" and isinstance(node.args[1].func, ast.Name) \
+                and len(node.args[1].args) == 2 and _same(node.args[0], node.args[1].args[0]):
+            found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
     found += repeated_effects(tree)
     found += conditions(tree)
     return found
@@ -166,10 +174,31 @@ _SETTLED_METHODS = frozenset({"add", "update", "discard", "clear", "sort", "reve
                               "intersection_update", "symmetric_difference_update"})
 
 
+# the operand that gives the other back: x + 0, x * 1, x ** 1 (// 1 floors a float, / 1 makes
+# an int a float: neither is here)
+_IDENTITIES = {ast.Add: (0, ""), ast.Sub: (0,), ast.Mult: (1,), ast.Pow: (1,), ast.BitOr: (0,),
+               ast.BitXor: (0,), ast.LShift: (0,), ast.RShift: (0,)}
+_COMMUTING = (ast.Add, ast.Mult, ast.BitOr, ast.BitXor)
+
+
+def _identity(node: ast.expr, op: ast.operator) -> bool:
+    value = node.value if isinstance(node, ast.Constant) else None
+    return type(value) in (int, float, str) and value in _IDENTITIES.get(type(op), ())
+
+
+def _gives_back(node: ast.BinOp | ast.AugAssign) -> bool:
+    """`x * 1`, `0 + n`, `s + ''`, `total -= 0`: the operation gives its other operand back."""
+    right = node.right if isinstance(node, ast.BinOp) else node.value
+    if _identity(right, node.op):
+        return True
+    return isinstance(node, ast.BinOp) and isinstance(node.op, _COMMUTING) and _identity(node.left, node.op)
+
+
 def repeated_effects(tree: ast.AST) -> list[Finding]:
     """The same change written twice in a row where the second changes nothing or undoes
     the first (`s.add(v)` / `s.add(v)`, `x ^= a` / `x ^= a`, `xs.reverse()` twice): the
-    statement form of an idempotent chain."""
+    statement form of an idempotent chain; and a constant update written twice (`x *= 2` /
+    `x *= 2`), one update by the combined amount."""
     found: list[Finding] = []
     for node in ast.walk(tree):
         blocks = [getattr(node, f, None) for f in ("body", "orelse", "finalbody")]
@@ -182,6 +211,8 @@ def repeated_effects(tree: ast.AST) -> list[Finding]:
                     and isinstance(a.value.func, ast.Attribute) and a.value.func.attr in _SETTLED_METHODS
                 if settled:
                     found.append(Finding("idempotent_chain", b.lineno, f"{ast.unparse(b)[:50]} twice in a row"))
+                elif isinstance(a, ast.AugAssign) and isinstance(a.value, ast.Constant):
+                    found.append(Finding("repeated_update", b.lineno, f"{ast.unparse(b)[:50]} twice in a row"))
     return found
 
 

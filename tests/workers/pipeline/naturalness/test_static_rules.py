@@ -43,6 +43,12 @@ NATURAL = '''def count_long_words(text, limit):
     ("constant_condition", "def f(xs):\n    return xs if 2 > 1 else []\n"),
     ("idempotent_chain", "def f(a, b):\n    out = set(a)\n    out ^= b\n    out ^= b\n    return out\n"),
     ("idempotent_chain", "def f(xs, v):\n    seen = set(xs)\n    for x in xs:\n        seen.add(v)\n        seen.add(v)\n    return seen\n"),
+    ("idempotent_chain", "def f(xs):\n    return list(filter(lambda v: v != 5, filter(lambda v: v != 5, xs)))\n"),
+    ("identity_operation", "def f(xs):\n    return ((xs[:2] * 1))[:5] * 3\n"),
+    ("identity_operation", "def f(n):\n    return 0 + n\n"),
+    ("identity_operation", "def f(s):\n    return s + '' + s[0]\n"),
+    ("identity_operation", "def f(xs):\n    total = 0\n    for x in xs:\n        total -= 0\n        total += x\n    return total\n"),
+    ("repeated_update", "def f(scores):\n    scores *= 2\n    scores *= 2\n    return scores\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
@@ -142,6 +148,16 @@ def test_bounds_on_the_same_named_value_are_compared() -> None:
 def test_arms_that_differ_in_one_value_are_not_duplicates() -> None:
     code = "def f(x):\n    if x > 3:\n        return x + 1\n    elif x < -3:\n        return x - 1\n    return 0\n"
     assert static_findings(code) == []
+
+
+def test_operations_that_change_their_operand_are_not_identities() -> None:
+    """`// 1` floors a float and `/ 1` makes an int a float; 1 - x, x * 2, s + 'a' and
+    x + True are not the identity either; filters with two predicates are two tests."""
+    for code in ("def f(x):\n    return x // 1 + x / 1\n", "def f(x):\n    return 1 - x\n",
+                 "def f(x, s):\n    return (x * 2, s + 'a', 2 ** x)\n",
+                 "def f(xs):\n    return list(filter(lambda v: v != 5, filter(lambda v: v != 6, xs)))\n",
+                 "def f(x, k):\n    x *= k\n    x *= k\n    return x\n"):
+        assert static_findings(code) == [], code
 
 
 def test_a_change_written_twice_that_adds_up_is_not_a_repeated_effect() -> None:

@@ -8,6 +8,7 @@ ever produced and read as Python literals (`ast.literal_eval`), never evaluated.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -59,8 +60,11 @@ def parse_literal_args(args: str) -> tuple[Any, ...]:
         raise UnsupportedArguments("arguments are not all literals") from None
 
 
+@functools.lru_cache(maxsize=16384)
 def canonical_key(args: str) -> str:
-    """Two argument texts that denote the same values share a key (`[1,2]` == `[1, 2]`)."""
+    """Two argument texts that denote the same values share a key (`[1,2]` == `[1, 2]`).
+    Cached: one text is keyed again and again (input synthesis, the self-check's draws
+    of one slot, the gate's candidates), and each key is a parse."""
     try:
         values = parse_literal_args(args)
     except UnsupportedArguments:

@@ -155,16 +155,13 @@ def _control_paths(stmts: list[ast.stmt]) -> list[tuple[str, ...]]:
     return paths
 
 
-def _functions(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-
-
 def measure_structure(code: str, entry_point: str, constraint: Constraint) -> Measured:
     try:
         tree = ast.parse(code)
     except SyntaxError as exc:
         raise StaticCheckError(f"code does not parse: {exc.msg} (line {exc.lineno})") from exc
-    functions = _functions(tree)
+    nodes = list(ast.walk(tree))  # walked once for the reads below
+    functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     names = {f.name for f in functions}
     entry = next((f for f in tree.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and f.name == entry_point), None)
@@ -173,8 +170,8 @@ def measure_structure(code: str, entry_point: str, constraint: Constraint) -> Me
     syntax = syntax_for(constraint)
     uses, depth = _nesting(tree, syntax)
     nested = uses >= 2 if syntax.is_statement or returns_none(syntax) else depth >= 2
-    modules = _imported(tree)
-    others = sorted({label for n in ast.walk(tree) if isinstance(n, ast.Call)
+    modules = _imported(nodes)
+    others = sorted({label for n in nodes if isinstance(n, ast.Call)
                      and not target_weight(n, syntax)
                      and (label := _call_label(n, modules)) not in names | {"print"}})
     helpers = sorted({n.func.id for n in ast.walk(entry) if isinstance(n, ast.Call)
@@ -215,6 +212,6 @@ def _call_label(node: ast.Call, modules: frozenset[str] = frozenset()) -> str:
     return dotted_name(func) or "<expr>"
 
 
-def _imported(tree: ast.AST) -> frozenset[str]:
-    return frozenset((a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+def _imported(nodes: list[ast.AST]) -> frozenset[str]:
+    return frozenset((a.asname or a.name).split(".")[0] for n in nodes
                      if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names)

@@ -39,10 +39,6 @@ class Finding:
     detail: str
 
 
-def _functions(tree: ast.AST) -> list[ast.FunctionDef]:
-    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-
-
 def _loads(nodes: list[ast.AST]) -> set[str]:
     return {n.id for node in nodes for n in ast.walk(node)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
@@ -120,13 +116,24 @@ def _is_flag(node: ast.AST) -> bool:
     return bool(name) and name.startswith(_PREDICATE_PREFIXES) and name != "isinstance"
 
 
-def _same(a: ast.AST, b: ast.AST) -> bool:
-    return ast.dump(a) == ast.dump(b)
+def _same(a: object, b: object) -> bool:
+    """Structural equality, as `ast.dump(a) == ast.dump(b)` (fields, not positions), but
+    stopping at the first difference instead of writing both trees out: the gate and the
+    generator compare many pairs that differ at once (every statement with the next one)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, ast.AST):
+        return all(_same(getattr(a, f, None), getattr(b, f, None)) for f in a._fields)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    return a == b
 
 
-def tricks(tree: ast.AST) -> list[Finding]:
+def tricks(tree: ast.AST, nodes: list[ast.AST] | None = None) -> list[Finding]:
+    """Trick idioms; `nodes`: the tree's nodes in `ast.walk` order, when the caller has them."""
     found: list[Finding] = []
-    for node in ast.walk(tree):
+    nodes = list(ast.walk(tree)) if nodes is None else nodes
+    for node in nodes:
         line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
@@ -164,7 +171,7 @@ def tricks(tree: ast.AST) -> list[Finding]:
                 and _call_name(node.args[1]) == "filter" and isinstance(node.args[1].func, ast.Name) \
                 and len(node.args[1].args) == 2 and _same(node.args[0], node.args[1].args[0]):
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
-    found += repeated_effects(tree)
+    found += repeated_effects(tree, nodes)
     found += conditions(tree)
     return found
 
@@ -194,17 +201,17 @@ def _gives_back(node: ast.BinOp | ast.AugAssign) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, _COMMUTING) and _identity(node.left, node.op)
 
 
-def repeated_effects(tree: ast.AST) -> list[Finding]:
+def repeated_effects(tree: ast.AST, nodes: list[ast.AST] | None = None) -> list[Finding]:
     """The same change written twice in a row where the second changes nothing or undoes
     the first (`s.add(v)` / `s.add(v)`, `x ^= a` / `x ^= a`, `xs.reverse()` twice): the
     statement form of an idempotent chain; and a constant update written twice (`x *= 2` /
     `x *= 2`), one update by the combined amount."""
     found: list[Finding] = []
-    for node in ast.walk(tree):
+    for node in ast.walk(tree) if nodes is None else nodes:
         blocks = [getattr(node, f, None) for f in ("body", "orelse", "finalbody")]
         for stmts in (b for b in blocks if isinstance(b, list)):
             for a, b in zip(stmts, stmts[1:]):
-                if ast.dump(a) != ast.dump(b):
+                if not _same(a, b):
                     continue
                 settled = isinstance(a, ast.AugAssign) and isinstance(a.op, _SETTLED_OPS)
                 settled |= isinstance(a, ast.Expr) and isinstance(a.value, ast.Call) \
@@ -412,9 +419,8 @@ def conditions(tree: ast.AST) -> list[Finding]:
                         node = node.orelse[0]
                         continue
                     break
-                arms = [ast.dump(ast.Module(link.body, [])) for link in chain]
-                arms += [ast.dump(ast.Module(chain[-1].orelse, []))] if chain[-1].orelse else []
-                if len(set(arms)) < len(arms):
+                arms = [link.body for link in chain] + ([chain[-1].orelse] if chain[-1].orelse else [])
+                if any(_same(a, b) for i, a in enumerate(arms) for b in arms[i + 1:]):
                     found.append(Finding("duplicate_arms", stmt.lineno, ast.unparse(stmt.test)
                                          + " (two of its arms do the same)"))
                 known = list(facts)
@@ -451,10 +457,10 @@ def conditions(tree: ast.AST) -> list[Finding]:
     return found
 
 
-def repeated_keys(tree: ast.AST) -> list[Finding]:
+def repeated_keys(tree: ast.AST, nodes: list[ast.AST] | None = None) -> list[Finding]:
     """A dict display that binds one constant key twice: the first value is never read."""
     found: list[Finding] = []
-    for node in ast.walk(tree):
+    for node in ast.walk(tree) if nodes is None else nodes:
         if isinstance(node, ast.Dict):
             seen: set[object] = set()
             for key in node.keys:
@@ -467,10 +473,11 @@ def repeated_keys(tree: ast.AST) -> list[Finding]:
 
 def static_findings(code: str) -> list[Finding]:
     tree = ast.parse(code)
+    nodes = list(ast.walk(tree))  # walked once for every rule below
     found: list[Finding] = []
-    for func in _functions(tree):
+    for func in (n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
         found += dead_stores(func)
-    return found + repeated_keys(tree) + tricks(tree)
+    return found + repeated_keys(tree, nodes) + tricks(tree, nodes)
 
 
 @dataclass(frozen=True)

@@ -60,11 +60,12 @@ def parse_literal_args(args: str) -> tuple[Any, ...]:
         raise UnsupportedArguments("arguments are not all literals") from None
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=4096)
 def canonical_key(args: str) -> str:
     """Two argument texts that denote the same values share a key (`[1,2]` == `[1, 2]`).
     Cached: one text is keyed again and again (input synthesis, the self-check's draws
-    of one slot, the gate's candidates), and each key is a parse."""
+    of one slot, the gate's candidates), and each key is a parse; the texts of the
+    programs in flight fit, so a long argument text is never held for long."""
     try:
         values = parse_literal_args(args)
     except UnsupportedArguments:

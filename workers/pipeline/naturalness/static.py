@@ -129,10 +129,9 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-def tricks(tree: ast.AST, nodes: list[ast.AST] | None = None) -> list[Finding]:
-    """Trick idioms; `nodes`: the tree's nodes in `ast.walk` order, when the caller has them."""
+def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
+    """Trick idioms in `tree`, whose nodes in `ast.walk` order are `nodes`."""
     found: list[Finding] = []
-    nodes = list(ast.walk(tree)) if nodes is None else nodes
     for node in nodes:
         line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -171,7 +170,7 @@ def tricks(tree: ast.AST, nodes: list[ast.AST] | None = None) -> list[Finding]:
                 and _call_name(node.args[1]) == "filter" and isinstance(node.args[1].func, ast.Name) \
                 and len(node.args[1].args) == 2 and _same(node.args[0], node.args[1].args[0]):
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
-    found += repeated_effects(tree, nodes)
+    found += repeated_effects(nodes)
     found += conditions(tree)
     return found
 
@@ -201,13 +200,13 @@ def _gives_back(node: ast.BinOp | ast.AugAssign) -> bool:
     return isinstance(node, ast.BinOp) and isinstance(node.op, _COMMUTING) and _identity(node.left, node.op)
 
 
-def repeated_effects(tree: ast.AST, nodes: list[ast.AST] | None = None) -> list[Finding]:
+def repeated_effects(nodes: list[ast.AST]) -> list[Finding]:
     """The same change written twice in a row where the second changes nothing or undoes
     the first (`s.add(v)` / `s.add(v)`, `x ^= a` / `x ^= a`, `xs.reverse()` twice): the
     statement form of an idempotent chain; and a constant update written twice (`x *= 2` /
     `x *= 2`), one update by the combined amount."""
     found: list[Finding] = []
-    for node in ast.walk(tree) if nodes is None else nodes:
+    for node in nodes:
         blocks = [getattr(node, f, None) for f in ("body", "orelse", "finalbody")]
         for stmts in (b for b in blocks if isinstance(b, list)):
             for a, b in zip(stmts, stmts[1:]):
@@ -457,10 +456,10 @@ def conditions(tree: ast.AST) -> list[Finding]:
     return found
 
 
-def repeated_keys(tree: ast.AST, nodes: list[ast.AST] | None = None) -> list[Finding]:
+def repeated_keys(nodes: list[ast.AST]) -> list[Finding]:
     """A dict display that binds one constant key twice: the first value is never read."""
     found: list[Finding] = []
-    for node in ast.walk(tree) if nodes is None else nodes:
+    for node in nodes:
         if isinstance(node, ast.Dict):
             seen: set[object] = set()
             for key in node.keys:
@@ -477,7 +476,7 @@ def static_findings(code: str) -> list[Finding]:
     found: list[Finding] = []
     for func in (n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
         found += dead_stores(func)
-    return found + repeated_keys(tree, nodes) + tricks(tree, nodes)
+    return found + repeated_keys(nodes) + tricks(tree, nodes)
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,13 @@ def measure_structure(code: str, entry_point: str, constraint: Constraint) -> Me
         tree = ast.parse(code)
     except SyntaxError as exc:
         raise StaticCheckError(f"code does not parse: {exc.msg} (line {exc.lineno})") from exc
-    nodes = list(ast.walk(tree))  # walked once for the reads below
+    return measure_tree(tree, list(ast.walk(tree)), entry_point, constraint)
+
+
+def measure_tree(tree: ast.Module, nodes: list[ast.AST], entry_point: str,
+                 constraint: Constraint) -> Measured:
+    """`measure_structure` of a parsed program whose nodes in `ast.walk` order are `nodes`
+    (a caller running other rules on the same tree parses and walks it once)."""
     functions = [n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     names = {f.name for f in functions}
     entry = next((f for f in tree.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))

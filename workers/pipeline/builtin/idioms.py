@@ -25,12 +25,11 @@ import re
 from dataclasses import dataclass, field, replace
 
 from workers.pipeline.builtin.context import program_text, stdlib_space
+from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
 from workers.pipeline.constraints.catalog import Entry
-from workers.pipeline.naturalness.static import static_findings
 from workers.pipeline.records import Constraint, Knobs
-from workers.pipeline.static_check import measure_structure
 
 _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle", "pixel",
           "amber", "delta", "north", "lemon", "piano", "ocean", "silver", "garden", "rocket")
@@ -2022,7 +2021,7 @@ def _build_statement(entry: Entry, knobs: Knobs, rng: random.Random, fitting: li
             made = _StmtProgram(entry, knobs, rng, use).build(entry_names)
         except _Miss:
             continue
-        if made and measure_structure(made[0], made[1], cell).matches and not static_findings(made[0]):
+        if made and statically_fit(made[0], made[1], cell):
             return made
     return None
 

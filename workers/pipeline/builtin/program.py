@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from workers.pipeline.builtin.compact import build_compact
 from workers.pipeline.builtin.context import Ctx, program_text
+from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
 from workers.pipeline.builtin.idioms import build_idiom
@@ -30,8 +31,7 @@ from workers.pipeline.builtin.straight_shapes import combine, prep
 from workers.pipeline.constraints.catalog import Catalog, Entry, load_catalog
 from workers.pipeline.constraints.levels import validate_knobs, with_blueprint
 from workers.pipeline.records import Constraint, Knobs
-from workers.pipeline.naturalness.static import IDEMPOTENT, static_findings
-from workers.pipeline.static_check import measure_structure
+from workers.pipeline.naturalness.static import IDEMPOTENT
 
 MAX_ATTEMPTS = 24
 MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
@@ -373,8 +373,7 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         rng = random.Random(f"builtin:{seed}:{tag}:{entry.type}:{entry.method}:"
                             f"{constraint.level}:{knobs}:{attempt}")
         program = build_program(entry, knobs, rng)
-        if not measure_structure(program.code, program.entry_point, target).matches \
-                or static_findings(program.code):
+        if not statically_fit(program.code, program.entry_point, target):
             continue
         found = GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
         verdict = self_check(found.code, found.entry_point, found.args,

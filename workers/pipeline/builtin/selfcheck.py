@@ -15,6 +15,7 @@ stop a deletion variant that would let a value grow without bound.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import re
 import sys
@@ -97,13 +98,24 @@ class _Stop(Exception):
     """A run past its loop-turn cap or growing a value past `MAX_SIZE`."""
 
 
-def _sizes_ok(frame) -> bool:  # noqa: ANN001
+_SIZED = (str, bytes, list, tuple, set, dict)
+
+
+def _sizes_ok(frame) -> bool:  # noqa: ANN001 - runs at every loop turn: ints, the most common, first
     for value in frame.f_locals.values():
-        if isinstance(value, (str, bytes, list, tuple, set, dict)) and len(value) > MAX_SIZE:
-            return False
-        if type(value) is int and value.bit_length() > MAX_BITS:
+        if type(value) is int:
+            if value.bit_length() > MAX_BITS:
+                return False
+        elif isinstance(value, _SIZED) and len(value) > MAX_SIZE:
             return False
     return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _values(args: str) -> tuple:
+    """The values of an argument text. Cached (a slot's draws share their type-directed
+    inputs), so shared: every run takes a `_fresh` copy."""
+    return ast.literal_eval(f"({args},)")
 
 
 class _Runner:
@@ -142,7 +154,7 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
         return Verdict(("arguments",), 100)
     inputs = [c.args for c in distinct_inputs(cands, CANDIDATES + 1)]
     runner = _Runner(code, entry)
-    values = [ast.literal_eval(f"({a},)") for a in inputs]
+    values = [_values(a) for a in inputs]
     runs = [runner.run(v) for v in values]
     outs, hits = [r[0] for r in runs], [r[1] for r in runs]
     chosen = greedy_cover(hits, outs, KEEP)

@@ -56,13 +56,24 @@ class Probe:
     variants: list[tuple[int, str]] = field(default_factory=list)  # (line, statement text)
 
 
-def _call(name: str, *args: int) -> ast.stmt:
-    return ast.Expr(ast.Call(ast.Name(name, ast.Load()), [ast.Constant(a) for a in args], []))
+def _located(node: ast.AST, line: int) -> ast.AST:
+    """A node made here, and everything in it, placed at the start of `line` (what
+    `ast.fix_missing_locations` would do, without walking the whole program)."""
+    for sub in ast.walk(node):
+        if "lineno" in sub._attributes:
+            sub.lineno = sub.end_lineno = line
+            sub.col_offset = sub.end_col_offset = 0
+    return node
+
+
+def _call(name: str, line: int, *args: int) -> ast.stmt:
+    return _located(ast.Expr(ast.Call(ast.Name(name, ast.Load()), [ast.Constant(a) for a in args], [])),
+                    line)
 
 
 def _guard(stmt: ast.stmt, j: int) -> ast.If:
     """`if __off__ != j: <statement j>`: not a branch of the program, so not an arm."""
-    test = ast.Compare(ast.Name(OFF, ast.Load()), [ast.NotEq()], [ast.Constant(j)])
+    test = _located(ast.Compare(ast.Name(OFF, ast.Load()), [ast.NotEq()], [ast.Constant(j)]), stmt.lineno)
     node = ast.copy_location(ast.If(test=test, body=[stmt], orelse=[]), stmt)
     node.probe_guard = True
     return node
@@ -80,7 +91,7 @@ class _Instrument(ast.NodeTransformer):
     def _arm(self, body: list[ast.stmt], kind: str, line: int) -> list[ast.stmt]:
         k = len(self.arms)
         self.arms.append(Arm(k, self.depth, kind, line))
-        return [_call("__hit__", k)] + body
+        return [_call("__hit__", line, k)] + body
 
     def _visit_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -110,14 +121,14 @@ class _Instrument(ast.NodeTransformer):
         else:
             self.depth += 1
             kind = "else" if node.orelse else "implicit"
-            node.orelse = self._arm(self._visit_body(node.orelse) or [ast.Pass()], kind,
-                                    node.lineno)
+            node.orelse = self._arm(self._visit_body(node.orelse) or [_located(ast.Pass(), node.lineno)],
+                                    kind, node.lineno)
             self.depth -= 1
         return node
 
     def _loop(self, node: ast.For | ast.While) -> ast.AST:
         self.depth += 1
-        node.body = [_call("__tick__")] + self._arm(self._visit_body(node.body), "loop", node.lineno)
+        node.body = [_call("__tick__", node.lineno)] + self._arm(self._visit_body(node.body), "loop", node.lineno)
         self.depth -= 1
         node.orelse = self._visit_body(node.orelse)
         return node
@@ -257,7 +268,7 @@ def instrument(code: str, max_variants: int = 40) -> tuple[ast.Module, list[Arm]
         variants.append((stmt.lineno, lines[stmt.lineno - 1].strip()[:80]))
         block[i] = _guard(stmt, j)
     marks = _Instrument()
-    tree = ast.fix_missing_locations(marks.visit(tree))
+    tree = marks.visit(tree)  # every node it adds is placed as it is made
     return tree, marks.arms, variants
 
 

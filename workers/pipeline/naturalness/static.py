@@ -472,7 +472,12 @@ def repeated_keys(nodes: list[ast.AST]) -> list[Finding]:
 
 def static_findings(code: str) -> list[Finding]:
     tree = ast.parse(code)
-    nodes = list(ast.walk(tree))  # walked once for every rule below
+    return tree_findings(tree, list(ast.walk(tree)))
+
+
+def tree_findings(tree: ast.Module, nodes: list[ast.AST]) -> list[Finding]:
+    """`static_findings` of a parsed program whose nodes in `ast.walk` order are `nodes`
+    (walked once for every rule below)."""
     found: list[Finding] = []
     for func in (n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
         found += dead_stores(func)

@@ -31,6 +31,13 @@ def _other_like(g: Ctx, t: str, r: str) -> str:
     return g.choice(known) if known and g.rng.random() < 0.7 else g.lit(t)
 
 
+def _levels(nest: int, choosing: bool) -> int:
+    """Uses a form nests: a use that nests by choosing a value with an inner use (`(a if
+    a.isalpha() else b).isalpha()`) does it once, since a choice inside a choice inside a
+    choice (`(a if (a if a[:] < b else b)[:] < c else c)[:]`) is nothing a person writes."""
+    return min(nest, 2) if choosing else nest
+
+
 def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str], str]) -> Form:
     """Nest through an argument. A result of the slot's own type nests by chaining (`r + a
     + b`, `d.get(k, d.get(j, 0))`); a bool picks the argument (`(a if a in r else b) in r`);
@@ -50,7 +57,7 @@ def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str]
             return a
 
         expr = render(g, r, arg())
-        for _ in range(nest - 1):
+        for _ in range(_levels(nest, rtype == "bool") - 1):
             if rtype == "bool":
                 a, b = default(g, r), default(g, r)
                 if b == a:  # `r.m(a if t else a)` is `r.m(a)`
@@ -78,7 +85,7 @@ def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
     key it holds, `(a if 'k' in a.copy() else b).copy()`, as `a if a == b else b` is b)."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = render(g, r)
-        for _ in range(nest - 1):
+        for _ in range(_levels(nest, rtype == "bool" or (idempotent and rtype == recv)) - 1):
             if rtype == "bool":
                 b = _other_like(g, recv, r)
                 expr = render(g, f"{r} if {expr} else {b}")

@@ -99,9 +99,29 @@ def test_deterministic_for_seed_and_index_in_fresh_interpreters() -> None:
     ("reversed", "reversed", "C1"), ("dict", "d[k] = v", "C3"), ("set", "in", "C6"),
 ])
 def test_variety_over_1000_programs(t: str, method: str, level: str) -> None:
+    # 90%: a straight C1 cell of an idempotent method or a predicate has few natural
+    # shapes; the choice nested in a choice that kept it over 95% is no longer written
     cell = Constraint(t, method, level, LEVELS[level])
     hashes = Counter(normalized_hash(generate_program(cell, 9, i).code) for i in range(1000))
-    assert len(hashes) >= 950, hashes.most_common(3)
+    assert len(hashes) >= 900, hashes.most_common(3)
+
+
+@pytest.mark.parametrize("t, method, level", [
+    ("tuple", "[:]", "C1"), ("str", "lower", "C2"), ("str", "isalpha", "C2"), ("list", "in", "C2"),
+])
+def test_a_choice_is_never_nested_in_a_choice(t: str, method: str, level: str) -> None:
+    """Predicates and idempotent methods nest by choosing the receiver with an inner use,
+    once: `(a if (a if a[:] < b else b)[:] < c else c)[:]` is not written (with the
+    draws' third level it was, in about a third of these cells' programs)."""
+    import ast
+
+    cell = Constraint(t, method, level, LEVELS[level])
+    codes = [generate_program(cell, 9, i).code for i in range(150)]
+    choosing = [c for c in codes if any(isinstance(n, ast.IfExp) for n in ast.walk(ast.parse(c)))]
+    assert len(choosing) >= 30  # the rule is exercised
+    nested = [c for c in choosing for n in ast.walk(ast.parse(c)) if isinstance(n, ast.IfExp)
+              and any(isinstance(m, ast.IfExp) for m in ast.walk(n.test))]
+    assert nested == []
 
 
 def test_config_entries_with_signatures_generate_and_run(sb: Sandbox, tmp_path: Path) -> None:

@@ -139,10 +139,13 @@ def insert_executions(session: Session, rows: Sequence[dict[str, Any]]) -> dict[
     return {(p, a, h): i for p, a, h, i in found.all() if (p, a, h) in keys}
 
 
-def executed_samples(session: Session, batch_id: int, slots: Sequence[int]) -> list[tuple[Sample, Program, Any, Any]]:
-    """(sample, program, result, trace) of every executed sample in `slots`, in one query."""
+def executed_samples(session: Session, batch_id: int, slots: Sequence[int]) -> list[tuple[int, int, str, str, str, Any, Any]]:
+    """(sample id, slot, source, entry point, argument text, result, trace) of every executed
+    sample in `slots`, in one query: the columns the judge reads, not the whole rows (whose
+    JSON columns it would decode for nothing)."""
     query = (
-        select(Sample, Program, Execution.result, Execution.trace)
+        select(Sample.id, Program.slot, Program.source, Program.entry_point, Sample.args_source,
+               Execution.result, Execution.trace)
         .join(Program, Program.id == Sample.program_id)
         .join(Execution, Execution.id == Sample.execution_id)
         .where(Sample.batch_id == batch_id, Program.slot.in_(list(slots)), Sample.status == SampleStatus.EXECUTED)

@@ -20,10 +20,7 @@ def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[i
         return 0
     spec, teacher_name = loaded
     with scope() as session:
-        items = []
-        for sample, program, result, trace in repo.executed_samples(session, batch_id, slots):
-            items.append(ExecutedSample(sample.id, program.slot, program.source, program.entry_point,
-                                        sample.args_source, result, trace))
+        items = [ExecutedSample(*row) for row in repo.executed_samples(session, batch_id, slots)]
     calls = []
     solver: dict[int, tuple[int, int]] = {}
     solved: dict[int, bool] = {}

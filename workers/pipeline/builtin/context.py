@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import ast
 import importlib
+import io
 import random
 import re
 import string
+import tokenize
 from dataclasses import dataclass, field
 
 # int lists/tuples/sets keep every ordering deterministic under any PYTHONHASHSEED
@@ -55,11 +57,49 @@ def stdlib_space() -> dict[str, object]:
 def program_text(lines: list[str], imports: set[str]) -> str:
     """A program's source: `import m` for each module in `imports` or called in `lines`
     (`m.name`, so a line rewritten after it was written still gets its import), then the
-    lines."""
+    lines, without doubled parentheses (`tidy_parens`)."""
     body = "\n".join(lines)
     used = set(imports) | {m for m in STDLIB_MODULES if re.search(rf"(?<![\w.]){m}\.", body)}
     heads = [f"import {m}" for m in sorted(used)]
-    return "\n".join(heads + ([""] if heads else []) + lines) + "\n"
+    return tidy_parens("\n".join(heads + ([""] if heads else []) + lines) + "\n")
+
+
+def tidy_parens(code: str) -> str:
+    """`code` without the parentheses that sit directly inside another pair and change
+    nothing (`int((n * 1.5))`, `((xs[:3] * 2))[:2]`): forms compose texts, and a grouped
+    operand placed in a call or a group of its own came out doubled. A pair is dropped only
+    where the program parses to the same tree without it (`f((a, b))` keeps its tuple)."""
+    if "((" not in code:
+        return code
+    tree = ast.dump(ast.parse(code))
+    while (tidier := _drop_doubled(code, tree)) is not None:
+        code = tidier
+    return code
+
+
+def _drop_doubled(code: str, tree: str) -> str | None:
+    """`code` with the first doubled pair that changes nothing dropped, or None."""
+    tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    starts = [0]
+    for line in code.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    opened, close_of = [], {}
+    for i, tok in enumerate(tokens):
+        if tok.type == tokenize.OP and tok.string in "([{":
+            opened.append(i)
+        elif tok.type == tokenize.OP and tok.string in ")]}":
+            close_of[opened.pop()] = i
+    for o, c in sorted(close_of.items()):
+        if tokens[o].string == "(" and tokens[o + 1].string == "(" and close_of.get(o + 1) == c - 1:
+            (la, ca), (lb, cb) = tokens[o + 1].start, tokens[c - 1].start
+            a, b = starts[la - 1] + ca, starts[lb - 1] + cb
+            tidier = code[:a] + code[a + 1:b] + code[b + 1:]
+            try:
+                if ast.dump(ast.parse(tidier)) == tree:
+                    return tidier
+            except SyntaxError:
+                continue
+    return None
 
 @dataclass
 class Param:

@@ -124,6 +124,22 @@ def test_a_choice_is_never_nested_in_a_choice(t: str, method: str, level: str) -
     assert nested == []
 
 
+def test_doubled_parentheses_are_dropped_where_they_change_nothing() -> None:
+    from workers.pipeline.builtin.context import tidy_parens
+
+    code = ("def f(n, xs):\n    a = int((n * 1.5))\n    b = ((xs[:3] * 2))[:2]\n"
+            "    c = ((((n % 3.0)) % 2.0)) % 1.5\n    d = sum((v * 2 for v in xs))\n"
+            "    e = max((a, b))\n    return a, b, c, d, e, ('((',)\n")
+    assert tidy_parens(code) == (
+        "def f(n, xs):\n    a = int(n * 1.5)\n    b = (xs[:3] * 2)[:2]\n"
+        "    c = ((n % 3.0) % 2.0) % 1.5\n    d = sum(v * 2 for v in xs)\n"
+        "    e = max((a, b))\n    return a, b, c, d, e, ('((',)\n")
+    # the generator's programs come out tidy: C1 / C2 forms compose grouped operands
+    cells = [c for level in ("C1", "C2") for c in spread(level)]
+    codes = [generate_program(c, SEED, i).code for i, c in enumerate(cells)]
+    assert len(codes) >= 40 and [c for c in codes if tidy_parens(c) != c] == []
+
+
 def test_config_entries_with_signatures_generate_and_run(sb: Sandbox, tmp_path: Path) -> None:
     path = tmp_path / "extra.toml"
     path.write_text(EXTRA)

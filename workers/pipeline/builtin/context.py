@@ -54,31 +54,67 @@ def stdlib_space() -> dict[str, object]:
     return {m: importlib.import_module(m) for m in STDLIB_MODULES}
 
 
-def program_text(lines: list[str], imports: set[str]) -> str:
+def program_text(lines: list[str], imports: set[str], target: str = "") -> str:
     """A program's source: `import m` for each module in `imports` or called in `lines`
     (`m.name`, so a line rewritten after it was written still gets its import), then the
-    lines, without doubled parentheses (`tidy_parens`)."""
+    lines, with arithmetic on two literals folded (`fold_constants`; not the `target`
+    operator's, whose uses the level counts) and without doubled parentheses
+    (`tidy_parens`)."""
     body = "\n".join(lines)
     used = set(imports) | {m for m in STDLIB_MODULES if re.search(rf"(?<![\w.]){m}\.", body)}
     heads = [f"import {m}" for m in sorted(used)]
-    return tidy_parens("\n".join(heads + ([""] if heads else []) + lines) + "\n")
+    code = "\n".join(heads + ([""] if heads else []) + lines) + "\n"
+    return tidy_parens(fold_constants(code, keep=target))
+
+
+_FOLDED = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
+_SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
+
+
+def fold_constants(code: str, keep: str = "") -> str:
+    """`code` with integer arithmetic on two literals written as its value (`xs[3:3 * 2]`
+    -> `xs[3:6]`, `len(w) <= 2 + 3` -> `len(w) <= 5`): templates combine a drawn number
+    with a fixed one, and a person writes the result. The operator `keep` is left alone
+    (a program on `*` may nest it as `'-' * (2 * 5)`)."""
+    ops = {op: fn for op, fn in _FOLDED.items() if _SYMBOLS[op] != keep}
+    while True:
+        folds: dict[int, list[tuple[int, int, str]]] = {}
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.BinOp) and type(node.op) in ops and node.lineno == node.end_lineno \
+                    and all(isinstance(o, ast.Constant) and type(o.value) is int for o in (node.left, node.right)):
+                value = ops[type(node.op)](node.left.value, node.right.value)
+                if abs(value) < 10 ** 9:
+                    folds.setdefault(node.lineno, []).append((node.col_offset, node.end_col_offset, repr(value)))
+        if not folds:
+            return code
+        lines = code.splitlines(keepends=True)
+        for number, spans in folds.items():  # offsets count UTF-8 bytes; right to left
+            raw = lines[number - 1].encode()
+            for start, end, text in sorted(spans, reverse=True):
+                raw = raw[:start] + text.encode() + raw[end:]
+            lines[number - 1] = raw.decode()
+        code = "".join(lines)
 
 
 def tidy_parens(code: str) -> str:
-    """`code` without the parentheses that sit directly inside another pair and change
-    nothing (`int((n * 1.5))`, `((xs[:3] * 2))[:2]`): forms compose texts, and a grouped
-    operand placed in a call or a group of its own came out doubled. A pair is dropped only
-    where the program parses to the same tree without it (`f((a, b))` keeps its tuple)."""
-    if "((" not in code:
+    """`code` without the parentheses that change nothing where forms put them: one pair
+    directly inside another (`int((n * 1.5))`, `((xs[:3] * 2))[:2]`: forms compose texts,
+    and a grouped operand placed in a call or a group of its own came out doubled) and a
+    pair around a bare number (`'-' * (10)`, after a fold). A pair is dropped only where
+    the program parses to the same tree without it (`f((a, b))` keeps its tuple)."""
+    if not _REDUNDANT.search(code):
         return code
     tree = ast.dump(ast.parse(code))
-    while (tidier := _drop_doubled(code, tree)) is not None:
+    while (tidier := _drop_redundant(code, tree)) is not None:
         code = tidier
     return code
 
 
-def _drop_doubled(code: str, tree: str) -> str | None:
-    """`code` with the first doubled pair that changes nothing dropped, or None."""
+_REDUNDANT = re.compile(r"\(\(|\(\d+\)")
+
+
+def _drop_redundant(code: str, tree: str) -> str | None:
+    """`code` with the first such pair that changes nothing dropped, or None."""
     tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
     starts = [0]
     for line in code.splitlines(keepends=True):
@@ -90,15 +126,22 @@ def _drop_doubled(code: str, tree: str) -> str | None:
         elif tok.type == tokenize.OP and tok.string in ")]}":
             close_of[opened.pop()] = i
     for o, c in sorted(close_of.items()):
-        if tokens[o].string == "(" and tokens[o + 1].string == "(" and close_of.get(o + 1) == c - 1:
-            (la, ca), (lb, cb) = tokens[o + 1].start, tokens[c - 1].start
-            a, b = starts[la - 1] + ca, starts[lb - 1] + cb
-            tidier = code[:a] + code[a + 1:b] + code[b + 1:]
-            try:
-                if ast.dump(ast.parse(tidier)) == tree:
-                    return tidier
-            except SyntaxError:
-                continue
+        if tokens[o].string != "(":
+            continue
+        if tokens[o + 1].string == "(" and close_of.get(o + 1) == c - 1:
+            pair = (tokens[o + 1].start, tokens[c - 1].start)
+        elif c == o + 2 and tokens[o + 1].type == tokenize.NUMBER:
+            pair = (tokens[o].start, tokens[c].start)
+        else:
+            continue
+        (la, ca), (lb, cb) = pair  # tokenize counts characters
+        a, b = starts[la - 1] + ca, starts[lb - 1] + cb
+        tidier = code[:a] + code[a + 1:b] + code[b + 1:]
+        try:
+            if ast.dump(ast.parse(tidier)) == tree:
+                return tidier
+        except SyntaxError:
+            continue
     return None
 
 @dataclass

@@ -266,7 +266,7 @@ def _literal(rng: random.Random, kind: str) -> str:
 
 class _Program:
     def __init__(self, entry: Entry, knobs: Knobs, rng: random.Random, use: Use) -> None:
-        self.knobs, self.rng, self.use = knobs, rng, use
+        self.knobs, self.rng, self.use, self.method = knobs, rng, use, entry.method
         self.w = Writer(rng, knobs.other_methods)
         self.w.taken |= set(re.findall(r"[A-Za-z_]\w*", use.text))
         # the target's own names: scaffolding never calls them (the static check counts its uses)
@@ -380,7 +380,7 @@ class _Program:
             helper_lines = self.sub_lines
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
         body = helper_lines + [head, *w.lines]
-        return program_text(body, w.imports), entry, ", ".join(lit for _, lit in w.params)
+        return program_text(body, w.imports, self.method), entry, ", ".join(lit for _, lit in w.params)
 
     def hoist_words(self, text: str) -> None:
         """A text split the same way in two places or more is split once, first, into a

@@ -353,7 +353,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
         if not _calls_other(helper_lines + body, banned):
             body[-1] = f"    return {flow.finish(with_call=True)}"
     lines = helper_lines + [f"def {entry_name}({', '.join(q.name for q in g.params)}):", *body]
-    code = program_text(lines, g.imports)
+    code = program_text(lines, g.imports, entry.method)
     return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 

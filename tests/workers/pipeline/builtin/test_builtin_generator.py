@@ -129,15 +129,29 @@ def test_doubled_parentheses_are_dropped_where_they_change_nothing() -> None:
 
     code = ("def f(n, xs):\n    a = int((n * 1.5))\n    b = ((xs[:3] * 2))[:2]\n"
             "    c = ((((n % 3.0)) % 2.0)) % 1.5\n    d = sum((v * 2 for v in xs))\n"
-            "    e = max((a, b))\n    return a, b, c, d, e, ('((',)\n")
+            "    e = max((a, b)) + f(3) + '-' * (10)\n    return a, b, c, d, e, ('((',)\n")
     assert tidy_parens(code) == (
         "def f(n, xs):\n    a = int(n * 1.5)\n    b = (xs[:3] * 2)[:2]\n"
         "    c = ((n % 3.0) % 2.0) % 1.5\n    d = sum(v * 2 for v in xs)\n"
-        "    e = max((a, b))\n    return a, b, c, d, e, ('((',)\n")
+        "    e = max((a, b)) + f(3) + '-' * 10\n    return a, b, c, d, e, ('((',)\n")
     # the generator's programs come out tidy: C1 / C2 forms compose grouped operands
     cells = [c for level in ("C1", "C2") for c in spread(level)]
     codes = [generate_program(c, SEED, i).code for i, c in enumerate(cells)]
     assert len(codes) >= 40 and [c for c in codes if tidy_parens(c) != c] == []
+
+
+def test_integer_arithmetic_on_two_literals_is_written_as_its_value() -> None:
+    from workers.pipeline.builtin.context import fold_constants
+
+    code = ("def f(xs, w):\n    a = xs[3:3 * 2] + xs[-(4 - 6):]\n    b = len(w) <= 2 + 3 * 4\n"
+            "    c = 'é' + w[:5 + 2] + 'x' * 3\n    d = 1.5 * 2 + True + 1\n    return a, b, c, d\n")
+    assert fold_constants(code) == (
+        "def f(xs, w):\n    a = xs[3:6] + xs[-(-2):]\n    b = len(w) <= 14\n"
+        "    c = 'é' + w[:7] + 'x' * 3\n    d = 1.5 * 2 + True + 1\n    return a, b, c, d\n")
+    assert fold_constants("x = '-' * (2 * 5) + 'a' * 3\n", keep="*") == "x = '-' * (2 * 5) + 'a' * 3\n"
+    cells = [c for level in ("C3", "C4", "C5") for c in spread(level)]
+    codes = [generate_program(c, SEED, i).code for i, c in enumerate(cells)]
+    assert len(codes) >= 60 and [c for c in codes if fold_constants(c) != c] == []
 
 
 def test_config_entries_with_signatures_generate_and_run(sb: Sandbox, tmp_path: Path) -> None:

@@ -58,7 +58,7 @@ def program_text(lines: list[str], imports: set[str], target: str = "") -> str:
     """A program's source: `import m` for each module in `imports` or called in `lines`
     (`m.name`, so a line rewritten after it was written still gets its import), then the
     lines, with arithmetic on two literals folded (`fold_constants`; not the `target`
-    operator's, whose uses the level counts) and without doubled parentheses
+    operator's, whose uses the level counts) and without parentheses that change nothing
     (`tidy_parens`)."""
     body = "\n".join(lines)
     used = set(imports) | {m for m in STDLIB_MODULES if re.search(rf"(?<![\w.]){m}\.", body)}
@@ -143,6 +143,7 @@ def _drop_redundant(code: str, tree: str) -> str | None:
         except SyntaxError:
             continue
     return None
+
 
 @dataclass
 class Param:

@@ -69,6 +69,9 @@ def program_text(lines: list[str], imports: set[str], target: str = "") -> str:
 
 _FOLDED = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
 _SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
+# two digits around one of those operators (a parenthesized literal too): a cheap look
+# before the parse (`v1 + 2` is looked at and left)
+_LITERAL_ARITHMETIC = re.compile(r"\d\)?\s*[-+*]\s*\(?\d")
 
 
 def fold_constants(code: str, keep: str = "") -> str:
@@ -76,6 +79,8 @@ def fold_constants(code: str, keep: str = "") -> str:
     -> `xs[3:6]`, `len(w) <= 2 + 3` -> `len(w) <= 5`): templates combine a drawn number
     with a fixed one, and a person writes the result. The operator `keep` is left alone
     (a program on `*` may nest it as `'-' * (2 * 5)`)."""
+    if not _LITERAL_ARITHMETIC.search(code):  # most draws: no parse on this hot path
+        return code
     ops = {op: fn for op, fn in _FOLDED.items() if _SYMBOLS[op] != keep}
     while True:
         folds: dict[int, list[tuple[int, int, str]]] = {}

@@ -29,6 +29,7 @@ from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
 from workers.pipeline.constraints.catalog import Entry
+from workers.pipeline.naturalness.static import discarded
 from workers.pipeline.records import Constraint, Knobs
 
 _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle", "pixel",
@@ -614,7 +615,7 @@ class _Program:
         if self.hoisted and not self.closing and not self.tested and not self.walked:
             e = self.called or self.expr(env)
             init = {"number": e if rt in ("int", "float") else f"1 if {e} else 0" if rt == "bool"
-                    else f"len({e})", "best": e, "parts": f"[{e}]",
+                    else self.counted(e), "best": e, "parts": f"[{e}]",
                     "list": f"list({e})" if rt == "tuple" else f"sorted({e})" if rt == "set" else e,
                     "text": e, "set": f"set({e})"}[self.acc_kind]
         w.line(f"{self.acc} = {'None' if self.unset else init}")
@@ -1460,6 +1461,26 @@ class _Program:
         self.w.taken.add(chosen.name)
         self.sub_lines = chosen.lines
         return f"{'not ' if self.rng.random() < 0.25 else ''}{chosen.name}({env.x})"
+
+    def counted(self, e: str) -> str:
+        """A number that seeds the result from a use that gives a collection: its size, or,
+        when the use maps its items (`[p.strip() for p in parts]`, whose values `len` would
+        throw away), the total of what it maps them to (`sum(len(p.strip()) for p in
+        parts)`, `sum(sum(xs[:j]) for j in ...)`), as its value on the call's input says."""
+        tree = ast.parse(e, mode="eval").body
+        if not isinstance(tree, ast.ListComp) or not discarded(tree):
+            return f"len({e})"
+        try:
+            items = self.evaluate(e)
+        except Exception:  # noqa: BLE001 - a value the params cannot give: left to the gate
+            return f"len({e})"
+        if items and all(type(v) in (int, float) for v in items):
+            elt = tree.elt
+        elif items and all(isinstance(v, (str, list, tuple)) for v in items):
+            elt = ast.Call(ast.Name("len"), [tree.elt], [])
+        else:
+            return f"len({e})"
+        return ast.unparse(ast.Call(ast.Name("sum"), [ast.GeneratorExp(elt, tree.generators)], []))
 
     def helper_value(self) -> object | None:
         """The C6 helper's value on the call's own input (None when it cannot be told)."""

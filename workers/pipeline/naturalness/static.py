@@ -8,7 +8,9 @@ that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
 conditional expression whose value is the same either way: `a if t else a`,
 `a if a.copy() == b else b`), `identity_operation` (an operand given back unchanged: `x * 1`,
 `n + 0`, `s + ''`, `v ** 1`, `total -= 0`), `repeated_update` (`x *= 2` twice in a row: one
-update by the combined amount). Measures that are not reasons (constant-bounded loops,
+update by the combined amount), `discarded_values` (values computed only to be counted:
+`len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`).
+Measures that are not reasons (constant-bounded loops,
 unused loop variables) are in `loop_facts`.
 """
 
@@ -20,7 +22,8 @@ from dataclasses import dataclass
 
 STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
-                  "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update")
+                  "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update",
+                  "discarded_values")
 TRICKS = STATIC_REASONS[1:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
@@ -170,9 +173,55 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
                 and _call_name(node.args[1]) == "filter" and isinstance(node.args[1].func, ast.Name) \
                 and len(node.args[1].args) == 2 and _same(node.args[0], node.args[1].args[0]):
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+                and len(node.args) == 1 and (why := discarded(node.args[0])):
+            found.append(Finding("discarded_values", line, f"{ast.unparse(node)[:60]} ({why})"))
     found += repeated_effects(nodes)
     found += conditions(tree)
     return found
+
+
+# methods of str whose result has the length of their receiver (casefold aside, which may
+# lengthen 'ß': counted all the same, a case change before `len` is not what is measured)
+_SAME_LENGTH = frozenset({"upper", "lower", "title", "capitalize", "swapcase", "casefold"})
+_ORDERINGS = frozenset({"sorted", "reversed"})
+_SEQUENCES = frozenset({"list", "tuple"})
+
+
+def discarded(node: ast.expr) -> str:
+    """Why `len(node)` throws away the values `node` computes ('' when it does not): the
+    count of a list of mapped items (`len([w.strip() for w in ws])`, `len(list(map(f, xs)))`)
+    is the count of the items, of a sorted or reversed copy the count of the original, of a
+    case change the length of the text, and a dict comprehension's values are never read
+    (a set comprehension counts the distinct keys). A slice of any of them (`[...][:3]`)
+    still only counts. A filter that keeps the items themselves (`[x for x in xs if x > 0]`,
+    `[(i, x) for i, x in ...]`) and a set of mapped items (`{w.lower() for w in ws}`: distinct values) count something
+    the values decide."""
+    while isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        node = node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SEQUENCES \
+            and len(node.args) == 1 and not node.keywords:
+        inner = node.args[0]
+        if isinstance(inner, ast.GeneratorExp):
+            node = inner
+        elif _call_name(inner) == "map" and isinstance(inner.func, ast.Name):
+            return "mapped values only counted"
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        targets = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        items = node.elt.elts if isinstance(node.elt, ast.Tuple) else [node.elt]
+        if not all(isinstance(e, ast.Name) and e.id in targets for e in items):
+            return "mapped values only counted"
+    if isinstance(node, ast.DictComp):
+        return "a dict comprehension's values are never read"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
+            and isinstance(node.func.value, ast.DictComp):
+        return "a dict comprehension's values are never read"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _ORDERINGS:
+        return f"{node.func.id} order only counted"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SAME_LENGTH \
+            and not node.args:
+        return f".{node.func.attr}() keeps the length"
+    return ""
 
 
 _SETTLED_OPS = (ast.BitOr, ast.BitAnd, ast.BitXor)  # x |= a twice is x |= a once; x ^= a twice undoes it

@@ -49,6 +49,12 @@ NATURAL = '''def count_long_words(text, limit):
     ("identity_operation", "def f(s):\n    return s + '' + s[0]\n"),
     ("identity_operation", "def f(xs):\n    total = 0\n    for x in xs:\n        total -= 0\n        total += x\n    return total\n"),
     ("repeated_update", "def f(scores):\n    scores *= 2\n    scores *= 2\n    return scores\n"),
+    ("discarded_values", "def f(text):\n    return len([part.strip() for part in text.split(',')])\n"),
+    ("discarded_values", "def f(xs):\n    return len([sum(xs[:j]) for j in range(1, len(xs) + 1)][:3])\n"),
+    ("discarded_values", "def f(words):\n    return len({len(w): w for w in words}.keys())\n"),
+    ("discarded_values", "def f(xs):\n    return len(sorted(xs)) + xs[0]\n"),
+    ("discarded_values", "def f(s):\n    return len(s.upper())\n"),
+    ("discarded_values", "def f(xs):\n    return len(list(map(abs, xs)))\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
@@ -60,6 +66,15 @@ def test_a_conditional_expression_that_chooses_is_not_flagged() -> None:
     assert static_findings("def f(a, b, c):\n    return (a if b.copy() == c else c).copy()\n") == []
     # a rebuilt value is not the value: a list's set equal to a set is not the list
     assert static_findings("def f(xs, s):\n    return xs if set(xs) == s else s\n") == []
+
+
+def test_counting_what_the_values_decide_is_not_discarded_values() -> None:
+    # a filter keeps the items themselves, a set counts distinct mapped values, a strip
+    # changes the length, and a sum reads every mapped value
+    for body in ("len([x for x in xs if x > 2])", "len([(i, x) for i, x in enumerate(xs) if x > i])",
+                 "len({str(x)[0] for x in xs})", "len(str(xs[0]).strip('0'))",
+                 "sum(len(str(x)) for x in xs)", "len(list(filter(None, xs)))", "len(set(map(abs, xs)))"):
+        assert static_findings(f"def f(xs):\n    return {body}\n") == [], body
 
 
 def test_distinct_keys_and_computed_keys_are_not_repeated_keys() -> None:

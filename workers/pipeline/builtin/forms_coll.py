@@ -1,15 +1,17 @@
 """Forms for list, tuple, set and dict methods.
 
 Methods with preconditions are made safe by construction, never by try/except: `remove`
-and `pop` get a preceding `r += [...]` / `r |= {...}` that puts the element there,
+takes an item the receiver holds (its max, min or an end; a C1 set is first given
+literals), `pop` gets a preceding `r += [...]` / `r |= {...}` that puts the element there,
 `index` searches `r + [a]`, `popitem` a dict that was just given a key.
 """
 
 from __future__ import annotations
 
-from workers.pipeline.builtin.context import Ctx, p
+from workers.pipeline.builtin.context import KEYS, Ctx, p
 from workers.pipeline.builtin.piece import Form, Piece, mutator, via_self, via_slot
 
+HELD_REMOVALS = 0.6  # remove draws that take items the receiver holds (else literals given first)
 SET_TO_SET = ("difference", "intersection", "symmetric_difference", "union")
 SET_UPDATES = ("difference_update", "intersection_update", "symmetric_difference_update",
                "update")
@@ -21,7 +23,18 @@ def _two_ints(g: Ctx) -> tuple[int, int]:
 
 
 def _remove(t: str) -> Form:
+    """Removes items the receiver holds, as people do: the highest and the lowest
+    (`scores.remove(max(scores))`), a list's ends where no
+    call may be written (`xs.remove(xs[0])`). A set at C1 has no item it can name without a
+    call, so it is given literals and has them removed. Before, every receiver was. An item
+    held is there only while the receiver is not empty (a helper called in a loop may empty
+    it): the other draws add literals and remove them, so the self-check has a draw that runs."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
+        held = [f"max({r})", f"min({r})"] if g.allow_calls else []
+        held += [f"{r}[0]", f"{r}[-1]", f"{r}[1]"] if t == "list" else []
+        if len(held) >= nest and g.rng.random() < HELD_REMOVALS:
+            lines = [f"{r}.remove({v})" for v in g.rng.sample(held, nest)]
+            return Piece(lines[-1], "none", lines[:-1], stmt=True)
         values = g.rng.sample(range(10), nest)
         grow = f"{r} += {values!r}" if t == "list" else f"{r} |= {{{', '.join(map(str, values))}}}"
         lines = [f"{r}.remove({v})" for v in values]
@@ -140,13 +153,24 @@ def dict_form(method: str) -> Form | None:
         return via_self(lambda g, r: f"{g.choice(('dict', p(r)))}.fromkeys({r}, {g.int_(0, 9)})",
                         t, t)
     if method in ("get", "pop", "setdefault"):
-        return via_slot(lambda g, r, a: f"{p(r)}.{method}({g.key()}, {a})", "int", "int",
-                        lambda g, r: g.other("int"))
+        return _lookup(method)
     if method in ("items", "keys", "values"):
         return _view(method)
     if method == "popitem":
         return _popitem
     return None
+
+
+def _lookup(method: str) -> Form:
+    """A lookup whose default is another lookup (`d.get('id', d.get('key', 0))`), each
+    under a key of its own: under the same key the outer call is the inner one again
+    (`d.setdefault('key', d.setdefault('key', 9))`)."""
+    def make(g: Ctx, r: str, nest: int) -> Piece:
+        expr = g.other("int")
+        for key in g.rng.sample(KEYS, nest):
+            expr = f"{p(r)}.{method}({key!r}, {expr})"
+        return Piece(expr, "int")
+    return make
 
 
 def _view(method: str) -> Form:

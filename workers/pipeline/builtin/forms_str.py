@@ -36,6 +36,26 @@ def _strip(m: str) -> Form:
     return make
 
 
+TAB_STOPS = (6, 8, 10, 12, 16, 20, 24)
+
+
+def _columns(g: Ctx, r: str, nest: int) -> Piece:
+    """A row of a text table, as people lay one out with tabs: each call adds a column (the
+    text's length, its head or tail, a label) and sets the tab stops, wider for each column
+    further right (`((word + '\\t' + str(len(word))).expandtabs(8) + '\\t' + word[:3]).expandtabs(16)`).
+    Before, a random word after a tab at a random stop, narrower as often as wider."""
+    fields = [repr(label) for label in g.rng.sample(("total", "ok", "todo", "done", "n/a", "low", "high"), 2)]
+    if r.isidentifier():
+        fields += [f"{r}[:3]", f"{r}[-2:]", f"{r}[::-1]"]
+        if g.allow_calls:
+            fields += [f"str(len({r}))", f"{r}.upper()", f"str({r}.count('a'))", f"{r}.title()"]
+    expr = p(r)
+    nest = min(nest, len(fields))
+    for stop, field in zip(sorted(g.rng.sample(TAB_STOPS, nest)), g.rng.sample(fields, nest)):
+        expr = f"({expr} + '\\t' + {field}).expandtabs({stop})"
+    return Piece(expr, "str")
+
+
 def _fmt_spec(g: Ctx) -> str:
     return repr(g.choice(("", ">8", "<6", "^9", "*^7", "-<5", ">3", ".2", "_>10")))
 
@@ -90,8 +110,7 @@ def str_form(method: str) -> Form | None:
     if method == "zfill":
         return via_self(lambda g, r: f"{p(r)}.zfill({g.int_(3, 12)})", t, t)
     if method == "expandtabs":
-        return via_self(lambda g, r: f"({p(r)} + '\\t' + {g.word()!r}).expandtabs({g.int_(1, 8)})",
-                        t, t)
+        return _columns
     if method in ("count", "find", "rfind"):
         return via_slot(lambda g, r, a: f"{p(r)}.{method}({a})", "int", t,
                         lambda g, r: element(g, "str", r))

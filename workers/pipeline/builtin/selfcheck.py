@@ -35,6 +35,7 @@ MAX_BITS = 64  # bits of an int local at a loop turn (an int may repeat a string
 SIZE_EVERY = 1  # loop turns between size checks: every turn (a helper that grows a list 12-fold
 # a call, called twice a turn, overshot 12**8-fold in 4 turns: 2 GB, and a generator process
 # was killed for memory in the 10,000-program run)
+OWN_CALL_RAISES = 40  # a draw whose own call raises: worse than any other finding (untaken arms score 4 each)
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,8 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
         score += 4 * untaken
     if any(o.startswith("error:") for o in outs):
         findings.append("raises")
-        score += 5
+        # on the teacher's own call (the first input) the program has no sample at all
+        score += OWN_CALL_RAISES if outs[0].startswith("error:") else 5
     if "raises" in findings:  # unguarded runs only for draws the guarded runs passed
         return Verdict(tuple(findings), score)
     if not _LOOP.search(code):

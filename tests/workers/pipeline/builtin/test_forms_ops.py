@@ -39,3 +39,50 @@ def test_a_strip_chain_peels_a_new_set_of_characters_at_each_call() -> None:
         text = str_form("rstrip")(g, "code", 3).expr
         sets = re.findall(r"\.rstrip\(([^)]*)\)", text)
         assert len(sets) == 3 and len(set(sets)) == 3 and set(sets) <= set(STRIP_SETS), text
+
+
+def test_a_fallback_lookup_falls_back_to_another_key() -> None:
+    """`d.setdefault('key', d.setdefault('key', 9))` is one lookup written twice."""
+    from workers.pipeline.builtin.forms_coll import dict_form
+    for method in ("get", "pop", "setdefault"):
+        for seed in range(60):
+            g = Ctx(random.Random(seed), True)
+            text = dict_form(method)(g, "stock", 3).expr
+            keys = re.findall(rf"\.{method}\(('\w+'),", text)
+            assert len(keys) == 3 and len(set(keys)) == 3, text
+            space = {q.name: eval(q.literal) for q in g.params}  # noqa: S307 - the form's own literals
+            space["stock"] = {eval(keys[0]): 7}  # noqa: S307 - the outer key is there: its value wins
+            assert eval(text, space) == 7  # noqa: S307 - the form's own text
+
+
+def test_a_tab_laid_row_widens_its_stops_column_by_column() -> None:
+    from workers.pipeline.builtin.forms_str import str_form
+    for seed in range(60):
+        g = Ctx(random.Random(seed), seed % 2 == 0)
+        text = str_form("expandtabs")(g, "word", 3).expr
+        stops = [int(s) for s in re.findall(r"\.expandtabs\((\d+)\)", text)]
+        assert len(stops) == 3 and stops == sorted(set(stops)), text
+        row = eval(text, {"word": "maple"})  # noqa: S307 - the form's own text
+        assert "\t" not in row and row.startswith("maple ")
+
+
+def test_remove_takes_items_the_receiver_holds_where_it_can_name_one() -> None:
+    """`scores.remove(max(scores))`, `xs.remove(xs[0])`: not literals added just to be
+    removed again (`xs += [5, 8]` / `xs.remove(5)`), except in a C1 set, which can name
+    no item without a call."""
+    from workers.pipeline.builtin.forms_coll import list_form, set_form
+    held = 0
+    for seed in range(80):
+        for form, calls, items in ((list_form("remove"), True, [4, 9, 1, 7]), (list_form("remove"), False, [4, 9, 1, 7]),
+                                   (set_form("remove"), True, {4, 9, 1, 7})):
+            g = Ctx(random.Random(seed), calls)
+            piece = form(g, "scores", 2)
+            lines = piece.pre + [piece.expr]
+            if not any("+=" in line or "|=" in line for line in lines):
+                held += 1
+                assert all(re.fullmatch(r"scores\.remove\(((max|min)\(scores\)|scores\[(0|1|-1)\])\)", line)
+                           for line in lines), lines
+                space = {"scores": items.copy()}
+                exec("\n".join(lines), space)  # noqa: S102 - the form's own lines
+                assert len(space["scores"]) == 2
+    assert held > 120  # most draws name held items (the rest are the literal-first draws)

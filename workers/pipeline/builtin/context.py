@@ -168,6 +168,7 @@ class Ctx:
     max_params: int = 3
     avoid: set[str] = field(default_factory=set)  # e.g. the receiver: never `a.update(a)`
     hint: str | None = None  # the subject's literal, when the target needs a telling one
+    straight: bool = False  # code without loops or tests (C1 / C2): each use runs once
 
     # --- names -------------------------------------------------------------------------
     def fresh(self, kind: str = "local") -> str:

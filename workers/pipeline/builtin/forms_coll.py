@@ -2,7 +2,9 @@
 
 Methods with preconditions are made safe by construction, never by try/except: `remove`
 takes an item the receiver holds (its max, min or an end; a C1 set is first given
-literals), `pop` gets a preceding `r += [...]` / `r |= {...}` that puts the element there,
+literals), a list's `pop` in straight code takes an index the list's own items give (a
+draw that empties it raises in the self-check and is redrawn), elsewhere and in a set it
+follows `r += [...]` / `r |= {...}`,
 `index` searches `r + [a]`, `popitem` a dict that was just given a key.
 """
 
@@ -43,7 +45,20 @@ def _remove(t: str) -> Form:
 
 
 def _pop(t: str) -> Form:
+    """In straight code a list's pop nests as a draw where the item taken says which item
+    comes next (`deck.pop(deck.pop(0) % len(deck))`; `% 2` where no call may be written);
+    before, the inner value went into a temporary list only to be popped straight back out
+    (`(xs + [xs.pop()]).pop()`). Where the use may run many times (in a loop, or a helper
+    called in one) that older form stays: it takes one item and gives one back per use,
+    while a draw takes one item per level and emptied the list in every checked draw of
+    some C3-C6 cells. A set pops from itself joined with the inner value, after a literal
+    is added (a set's pop takes any item, so it has one)."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
+        if t == "list" and g.straight:
+            expr = f"{r}.pop({g.choice(('', '0', '-1'))})"
+            for _ in range(nest - 1):
+                expr = f"{r}.pop({expr} % {f'len({r})' if g.allow_calls else 2})"
+            return Piece(expr, "int")
         v = g.int_(0, 9)
         grow = f"{r} += [{v}]" if t == "list" else f"{r} |= {{{v}}}"
         arg = g.choice(("", "", "0", "-1")) if t == "list" else ""

@@ -324,7 +324,7 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     stmt_form = probe.stmt
     loops = any(k in ("for", "while") for k in knobs.blueprint)
     ptype = "flist" if subject == "float" and loops else subject
-    g = Ctx(rng, knobs.other_methods)
+    g = Ctx(rng, knobs.other_methods, straight=not knobs.control_flow_depth)
     if subject == "str" and entry.method in PREDICATE_INPUTS:
         g.hint = repr(rng.choice(PREDICATE_INPUTS[entry.method]))
     entry_name = rng.choice(ENTRY_NAMES.get(subject, ENTRY_NAMES["list"]))

@@ -86,3 +86,16 @@ def test_remove_takes_items_the_receiver_holds_where_it_can_name_one() -> None:
                 exec("\n".join(lines), space)  # noqa: S102 - the form's own lines
                 assert len(space["scores"]) == 2
     assert held > 120  # most draws name held items (the rest are the literal-first draws)
+
+
+def test_a_list_pop_in_straight_code_draws_by_the_item_it_took() -> None:
+    """`deck.pop(deck.pop(0) % len(deck))`, not `(deck + [deck.pop()]).pop()`, whose outer
+    pop gives the inner value straight back."""
+    from workers.pipeline.builtin.forms_coll import list_form
+    for seed in range(40):
+        g = Ctx(random.Random(seed), seed % 2 == 0, straight=True)
+        piece = list_form("pop")(g, "deck", 2)
+        assert piece.pre == [] and "+ [" not in piece.expr, piece
+        deck = [4, 9, 1, 7]
+        taken = eval(piece.expr, {"deck": deck})  # noqa: S307 - the form's own text
+        assert len(deck) == 2 and taken in (4, 9, 1, 7)

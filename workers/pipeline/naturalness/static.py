@@ -10,8 +10,8 @@ conditional expression whose value is the same either way: `a if t else a`,
 `n + 0`, `s + ''`, `v ** 1`, `total -= 0`), `repeated_update` (`x *= 2` twice in a row: one
 update by the combined amount), `discarded_values` (values computed only to be counted:
 `len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`).
-Measures that are not reasons (constant-bounded loops,
-unused loop variables) are in `loop_facts`.
+Measures that are not reasons (constant-bounded loops, unused loop variables) are in
+`loop_facts`.
 """
 
 from __future__ import annotations
@@ -181,8 +181,8 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
     return found
 
 
-# methods of str whose result has the length of their receiver (casefold aside, which may
-# lengthen 'ß': counted all the same, a case change before `len` is not what is measured)
+# methods of str whose result has the length of their receiver (casefold may lengthen a
+# 'ß', which no program's data holds: a case change before `len` is still not what it counts)
 _SAME_LENGTH = frozenset({"upper", "lower", "title", "capitalize", "swapcase", "casefold"})
 _ORDERINGS = frozenset({"sorted", "reversed"})
 _SEQUENCES = frozenset({"list", "tuple"})
@@ -195,8 +195,8 @@ def discarded(node: ast.expr) -> str:
     case change the length of the text, and a dict comprehension's values are never read
     (a set comprehension counts the distinct keys). A slice of any of them (`[...][:3]`)
     still only counts. A filter that keeps the items themselves (`[x for x in xs if x > 0]`,
-    `[(i, x) for i, x in ...]`) and a set of mapped items (`{w.lower() for w in ws}`: distinct values) count something
-    the values decide."""
+    `[(i, x) for i, x in ...]`) and a set of mapped items (`{w.lower() for w in ws}`, whose
+    distinct values count) count something the values decide."""
     while isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         node = node.value
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SEQUENCES \

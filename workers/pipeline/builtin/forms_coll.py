@@ -24,13 +24,18 @@ def _two_ints(g: Ctx) -> tuple[int, int]:
     return a, b
 
 
+def _given(t: str, r: str, values: list[int]) -> str:
+    """The line that puts `values` into the list or set `r` before a use takes them out."""
+    return f"{r} += {values!r}" if t == "list" else f"{r} |= {{{', '.join(map(str, values))}}}"
+
+
 def _remove(t: str) -> Form:
     """Removes items the receiver holds, as people do: the highest and the lowest
-    (`scores.remove(max(scores))`), a list's ends where no
-    call may be written (`xs.remove(xs[0])`). A set at C1 has no item it can name without a
-    call, so it is given literals and has them removed. Before, every receiver was. An item
-    held is there only while the receiver is not empty (a helper called in a loop may empty
-    it): the other draws add literals and remove them, so the self-check has a draw that runs."""
+    (`scores.remove(max(scores))`), a list's ends where no call may be written
+    (`xs.remove(xs[0])`). A set at C1 has no item it can name without a call, so it is
+    given literals and has them removed (before, every receiver was). An item held is
+    there only while the receiver is not empty (a helper called in a loop may empty it):
+    the other draws add literals and remove them, so the self-check has a draw that runs."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         held = [f"max({r})", f"min({r})"] if g.allow_calls else []
         held += [f"{r}[0]", f"{r}[-1]", f"{r}[1]"] if t == "list" else []
@@ -38,9 +43,8 @@ def _remove(t: str) -> Form:
             lines = [f"{r}.remove({v})" for v in g.rng.sample(held, nest)]
             return Piece(lines[-1], "none", lines[:-1], stmt=True)
         values = g.rng.sample(range(10), nest)
-        grow = f"{r} += {values!r}" if t == "list" else f"{r} |= {{{', '.join(map(str, values))}}}"
         lines = [f"{r}.remove({v})" for v in values]
-        return Piece(lines[-1], "none", [grow] + lines[:-1], stmt=True)
+        return Piece(lines[-1], "none", [_given(t, r, values)] + lines[:-1], stmt=True)
     return make
 
 
@@ -59,8 +63,7 @@ def _pop(t: str) -> Form:
             for _ in range(nest - 1):
                 expr = f"{r}.pop({expr} % {f'len({r})' if g.allow_calls else 2})"
             return Piece(expr, "int")
-        v = g.int_(0, 9)
-        grow = f"{r} += [{v}]" if t == "list" else f"{r} |= {{{v}}}"
+        grow = _given(t, r, [g.int_(0, 9)])
         arg = g.choice(("", "", "0", "-1")) if t == "list" else ""
         expr = f"{r}.pop({arg})"
         for _ in range(nest - 1):

@@ -197,14 +197,16 @@ def discarded(node: ast.expr) -> str:
     still only counts. A filter that keeps the items themselves (`[x for x in xs if x > 0]`,
     `[(i, x) for i, x in ...]`) and a set of mapped items (`{w.lower() for w in ws}`, whose
     distinct values count) count something the values decide."""
+    def called(n: ast.AST, names: frozenset[str]) -> bool:  # a call of a builtin among names
+        return isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names
+
     while isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         node = node.value
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SEQUENCES \
-            and len(node.args) == 1 and not node.keywords:
+    if called(node, _SEQUENCES) and len(node.args) == 1 and not node.keywords:
         inner = node.args[0]
         if isinstance(inner, ast.GeneratorExp):
             node = inner
-        elif _call_name(inner) == "map" and isinstance(inner.func, ast.Name):
+        elif called(inner, frozenset({"map"})):
             return "mapped values only counted"
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
         targets = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
@@ -216,7 +218,7 @@ def discarded(node: ast.expr) -> str:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
             and isinstance(node.func.value, ast.DictComp):
         return "a dict comprehension's values are never read"
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _ORDERINGS:
+    if called(node, _ORDERINGS):
         return f"{node.func.id} order only counted"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SAME_LENGTH \
             and not node.args:

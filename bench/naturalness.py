@@ -27,6 +27,9 @@ does at C1-C4 (0.23-0.25 against 0.23-0.25; 0.16-0.17 against 0.20-0.21 at C5/C6
 attribute names kept the stdlib scores 0.41-0.52: the gap to the target is the attribute
 names (methods of the data, modules), which human code of these lengths uses 4-10 times per
 function against 1-3 here.
+The measure also falls as programs grow: "masked tokens per program" sets each level's
+length beside the 5-15 line reference's, and "each cut to 80 tokens" scores every program
+of the level cut to its first 80 masked tokens (about a C4 program's length).
 The last line is trace steps per execution: each kept input of each program run traced in
 the sandbox (the pipeline snapshots the locals at every step, so its cost follows these).
 
@@ -99,7 +102,15 @@ def line_shapes(codes: list[str], top: int) -> list[tuple[int, str]]:
 
 
 def distinctness(codes: list[str], attributes: bool = True) -> float:
-    grams = [g for code in codes for g in masked_ngrams(code, attributes=attributes)]
+    return token_distinctness([[g[0] for g in masked_ngrams(code, n=1, attributes=attributes)] for code in codes])
+
+
+CUT_TOKENS = 80  # a common length for the cut row (C3/C4 programs are about this long)
+
+
+def token_distinctness(programs: list[list[str]], n: int = 4) -> float:
+    """`distinctness` over programs given as masked token lists (one program cut short)."""
+    grams = [tuple(t[i:i + n]) for t in programs for i in range(len(t) - n + 1)]
     return len(set(grams)) / max(1, len(grams))
 
 
@@ -276,6 +287,15 @@ def measure(args: argparse.Namespace) -> None:
         ref_level, ref_whole = distinctness(reference[:size], attributes), distinctness(reference, attributes)
         print(f"{'  stdlib 5-15 lines, same count':34} {'':>6} {'':>7} " + " ".join(f"{ref_level:6.2f}" for _ in levels)
               + f" {ref_whole:6.2f}  ({size} / {len(reference)} functions)")
+    # the measure falls with program length: C5/C6 programs are longer than the reference's
+    # functions, and the same programs cut to a common length score as the shorter levels do
+    tokens = {lv: [[g[0] for g in masked_ngrams(c, n=1)] for c in codes[lv]] for lv in levels}
+    ref_tokens = [len(masked_ngrams(c, n=1)) for c in reference[:size]]
+    print(f"{'masked tokens per program':34} {'':>6} {'':>7} " + " ".join(
+        f"{sum(map(len, tokens[lv])) / max(1, len(tokens[lv])):6.0f}" for lv in levels)
+        + f"  (stdlib 5-15 lines: {sum(ref_tokens) / max(1, len(ref_tokens)):.0f})")
+    print(f"{'  4-grams, each cut to 80 tokens':34} {'':>6} {'':>7} " + " ".join(
+        f"{token_distinctness([t[:CUT_TOKENS] for t in tokens[lv]]):6.2f}" for lv in levels))
     # human code of each level's own lengths: where the gap sits (with every name masked the
     # builtin programs are close to it; the names after a dot make the difference)
     pool = _stdlib_functions()

@@ -19,6 +19,13 @@ from dataclasses import dataclass, field
 VALUE_TYPES = ("str", "int", "float", "bool", "list", "tuple", "set", "dict", "bytes", "none", "flist",
                "list_str", "tuple_str", "pairs", "pair", "ftuple", "itable")
 KEYS = ("a", "b", "c", "x", "y", "id", "key", "n", "k", "m")
+# a str literal of n letters (Ctx.word): a letter, a common pair or affix of English, a short
+# word; never a run of random letters ('hfaa'), which no text holds and no person writes
+FRAGMENTS = {1: tuple("aeinorstl"),
+             2: ("an", "er", "in", "on", "re", "th", "st", "es", "le", "ar", "or", "en", "at", "ed", "ly", "un"),
+             3: ("ing", "ion", "ent", "ate", "est", "the", "and", "pre", "ous", "ers", "ten", "red"),
+             4: ("data", "item", "note", "line", "code", "mark", "name", "list", "tree", "road", "blue", "gold"),
+             5: ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "pixel", "amber", "delta")}
 _NAMES = {
     "str": ("text", "word", "name", "line", "title", "code", "label", "sentence", "message",
             "phrase", "entry", "token"),
@@ -226,7 +233,9 @@ class Ctx:
         return self.rng.choice(seq)
 
     def word(self, lo: int = 1, hi: int = 4) -> str:
-        return "".join(self.rng.choice(string.ascii_lowercase[:8]) for _ in range(self.int_(lo, hi)))
+        """A literal of lo..hi letters (exactly that many: maketrans pairs two of one length)."""
+        n = self.int_(lo, hi)
+        return self.rng.choice(FRAGMENTS[n]) if n else ""
 
     def real_word(self) -> str:
         return self.rng.choice(_WORDS)

@@ -99,3 +99,21 @@ def test_a_list_pop_in_straight_code_draws_by_the_item_it_took() -> None:
         deck = [4, 9, 1, 7]
         taken = eval(piece.expr, {"deck": deck})  # noqa: S307 - the form's own text
         assert len(deck) == 2 and taken in (4, 9, 1, 7)
+
+
+def test_str_literals_are_english_fragments_of_the_asked_length() -> None:
+    """Ctx.word wrote runs of random letters ('hfaa', 'bhbh') that no input text holds:
+    each literal is now a letter, a common pair or affix, or a short word, of exactly the
+    length asked (maketrans pairs two of one length)."""
+    from workers.pipeline.builtin.context import FRAGMENTS
+    from workers.pipeline.builtin.forms_ops import pad
+    seen = set()
+    for seed in range(200):
+        g = Ctx(random.Random(seed), True)
+        for n in range(6):
+            w = g.word(n, n)
+            assert len(w) == n and (n == 0 or w in FRAGMENTS[n]), (n, w)
+            seen.add(w)
+        text, size = pad(g, "str")
+        assert eval(text) in FRAGMENTS[size]  # noqa: S307 - a literal the form wrote
+    assert {"ing", "th", "data", "apple"} <= seen and "hfaa" not in seen

@@ -31,6 +31,21 @@ def _other_like(g: Ctx, t: str, r: str) -> str:
     return g.choice(known) if known and g.rng.random() < 0.7 else g.lit(t)
 
 
+# what a predicate falls back to where no other value of the receiver's type is known: a
+# part of the receiver (`(code if code.isalpha() else code[1:]).isalpha()`, alphabetic or
+# so once its first character is dropped), never a literal, whose answer is fixed
+# (`(code if code.isalpha() else 'red').isalpha()` is always True)
+_PARTS = {"str": ("{r}[1:]", "{r}[:-1]", "{r}[1:-1]"), "float": ("{r} * 2", "{r} * 10", "{r} - 0.5")}
+
+
+def _fallback(g: Ctx, t: str, r: str) -> str:
+    """The other value a predicate's nested use chooses: a known one, else a part of `r`."""
+    known = [v for v in g.pool.get(t, []) if v != r]
+    if known and g.rng.random() < 0.7:
+        return g.choice(known)
+    return g.choice(_PARTS[t]).format(r=p(r)) if t in _PARTS else g.lit(t)
+
+
 def _levels(nest: int, choosing: bool) -> int:
     """Uses a form nests: a use that nests by choosing a value with an inner use (`(a if
     a.isalpha() else b).isalpha()`) does it once, since a choice inside a choice inside a
@@ -87,8 +102,7 @@ def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
         expr = render(g, r)
         for _ in range(_levels(nest, rtype == "bool" or (idempotent and rtype == recv)) - 1):
             if rtype == "bool":
-                b = _other_like(g, recv, r)
-                expr = render(g, f"{r} if {expr} else {b}")
+                expr = render(g, f"{r} if {expr} else {_fallback(g, recv, r)}")
             elif idempotent and rtype == recv and recv == "dict":
                 # (`a if a.copy() == b else b` is b either way): a key the copy holds or not
                 b = _other_like(g, recv, r)

@@ -9,7 +9,9 @@ conditional expression whose value is the same either way: `a if t else a`,
 `a if a.copy() == b else b`), `identity_operation` (an operand given back unchanged: `x * 1`,
 `n + 0`, `s + ''`, `v ** 1`, `total -= 0`), `repeated_update` (`x *= 2` twice in a row: one
 update by the combined amount), `discarded_values` (values computed only to be counted:
-`len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`).
+`len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`),
+`predicate_fallback` (a predicate asked again of the value it chose, with a constant to fall
+back on: `(w if w.isalpha() else 'red').isalpha()` is `w.isalpha()` or a fixed answer).
 Measures that are not reasons (constant-bounded loops, unused loop variables) are in
 `loop_facts`.
 """
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
                   "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update",
-                  "discarded_values")
+                  "discarded_values", "predicate_fallback")
 TRICKS = STATIC_REASONS[1:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
@@ -167,6 +169,8 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
             found.append(Finding("self_application", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.IfExp):
             found += _conditional_expression(node)
+        if isinstance(node, ast.Call) and _predicate_fallback(node):
+            found.append(Finding("predicate_fallback", line, ast.unparse(node)[:60]))
         if isinstance(node, (ast.BinOp, ast.AugAssign)) and _gives_back(node):
             found.append(Finding("identity_operation", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and _call_name(node) == "filter" and len(node.args) == 2 \
@@ -296,6 +300,18 @@ def _conditional_expression(node: ast.IfExp) -> list[Finding]:
     if _constant(t):
         return [Finding("constant_condition", node.lineno, ast.unparse(t))]
     return []
+
+
+def _predicate_fallback(node: ast.Call) -> bool:
+    """`(a if a.m(x) else C).m(x)` for a predicate m and a constant C: the answer is a.m(x)
+    when it holds, else C.m(x), which no input changes."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr.startswith(_PREDICATE_PREFIXES)
+            and isinstance(func.value, ast.IfExp)):
+        return False
+    choice = func.value
+    asked = ast.Call(ast.Attribute(choice.body, func.attr, ast.Load()), node.args, node.keywords)
+    return _same(choice.test, asked) and not any(isinstance(n, ast.Name) for n in ast.walk(choice.orelse))
 
 
 def _constant(test: ast.expr) -> bool:

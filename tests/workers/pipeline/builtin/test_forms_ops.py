@@ -117,3 +117,26 @@ def test_str_literals_are_english_fragments_of_the_asked_length() -> None:
         text, size = pad(g, "str")
         assert eval(text) in FRAGMENTS[size]  # noqa: S307 - a literal the form wrote
     assert {"ing", "th", "data", "apple"} <= seen and "hfaa" not in seen
+
+
+def test_a_nested_predicate_falls_back_on_the_data_not_a_literal() -> None:
+    """`(code if code.isalpha() else 'red').isalpha()` is one test and a fixed answer (the
+    gate's predicate_fallback): a predicate nests by falling back on another input or a
+    part of its receiver (`code[1:]`, `price * 2`)."""
+    from workers.pipeline.builtin.forms_misc import float_form
+    from workers.pipeline.builtin.forms_str import PREDICATES, str_form
+    from workers.pipeline.naturalness.static import static_findings
+    parts = 0
+    for seed in range(120):
+        for form, t, name in ((str_form(PREDICATES[seed % len(PREDICATES)]), "str", "code"),
+                              (float_form("is_integer"), "float", "price")):
+            g = Ctx(random.Random(seed), seed % 2 == 0)
+            g.param(t)
+            expr = form(g, g.params[-1].name, 2).expr
+            assert " else " in expr, expr
+            fallback = expr.split(" else ")[1].split(")")[0]
+            assert not re.fullmatch(r"'[^']*'|-?[\d.]+", fallback), expr
+            code = f"def f({g.params[-1].name}):\n    return {expr}\n"
+            assert not static_findings(code), (static_findings(code), code)
+            parts += g.params[-1].name in fallback
+    assert parts > 100  # (the receiver's part where no other input is known)

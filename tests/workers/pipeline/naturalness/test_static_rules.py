@@ -55,6 +55,9 @@ NATURAL = '''def count_long_words(text, limit):
     ("discarded_values", "def f(xs):\n    return len(sorted(xs)) + xs[0]\n"),
     ("discarded_values", "def f(s):\n    return len(s.upper())\n"),
     ("discarded_values", "def f(xs):\n    return len(list(map(abs, xs)))\n"),
+    ("predicate_fallback", "def f(code):\n    return (code if code.isalpha() else 'red').isalpha()\n"),
+    ("predicate_fallback", "def f(p):\n    return (p if p.is_integer() else 2.5).is_integer()\n"),
+    ("predicate_fallback", "def f(w):\n    return (w if w.startswith('a') else 'ant').startswith('a')\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
@@ -62,6 +65,10 @@ def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -
 
 
 def test_a_conditional_expression_that_chooses_is_not_flagged() -> None:
+    # a predicate asked again of a value it chose among the data is two tests, not one
+    assert static_findings("def f(a, b):\n    return (a if a.isalpha() else b).isalpha()\n") == []
+    assert static_findings("def f(a):\n    return (a if a.isalpha() else a[1:]).isalpha()\n") == []
+    assert static_findings("def f(a):\n    return (a if a.lower() < 'm' else 'm').lower()\n") == []  # a clamp
     assert static_findings("def f(a, b):\n    return a if a == b else sorted(b)\n") == []
     assert static_findings("def f(a, b, c):\n    return (a if b.copy() == c else c).copy()\n") == []
     # a rebuilt value is not the value: a list's set equal to a set is not the list

@@ -418,6 +418,8 @@ class Flow:
             else:
                 self.feed(f"{x} * 2" if alternative else x, var.type)
         elif self.acc_kind == "work":
+            if self.t == "set" and var.type == "int":  # (the copy holds the set's own items already)
+                x = self.pick((f"{x} * 2", f"{x} + 1", f"-{x}", f"{x} // 2", f"{x} % 10"))
             self.feed(x, var.type)
         elif alternative and var.type in ("int", "float"):
             ways = [f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})", f"{x} ** 2" if var.type == "int" else f"round({x})"]

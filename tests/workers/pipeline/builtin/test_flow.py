@@ -116,3 +116,24 @@ def test_paths_and_need_count_the_arms_under_whole_input_tests() -> None:
     assert _paths(("if-elif", "if", "if-elif")) == 3
     assert _need(()) == 1 and _need(("while", "if")) == 1
     assert _need(("if", "for")) == 2 and _need(("if-elif",)) == 1 + MIN_ARM[-1]
+
+
+def test_a_sets_working_copy_never_takes_the_sets_own_items_again(monkeypatch) -> None:
+    """`latest = set(blocked)` then `latest.add(item)` for each item of blocked changes
+    nothing on any input: the copy takes a value made from the item (its double, its last
+    digit ...) instead."""
+    import re
+    monkeypatch.setattr(program, "IDIOM_SHARE", 0.0)  # the generic flow only
+    copies = 0
+    for m in ("remove", "discard", "pop", "update", "copy"):
+        entry = CATALOG.get("set", m)
+        for i in range(40):
+            knobs = Knobs(True, True, False, 2, (("for", "if"), ("if", "for"))[i % 2])
+            p = program.build_program(entry, knobs, random.Random(f"set-copy:{m}:{i}"))
+            for acc, src, unpacked in re.findall(r"(\w+) = (?:set\((\w+)\)|\{\*(\w+)\})", p.code):
+                src = src or unpacked
+                items = re.findall(rf"for (\w+) in (?:sorted\()?{src}\b", p.code)
+                copies += bool(items)
+                for x in items:
+                    assert not re.search(rf"\b{acc}\.add\({x}\)", p.code), p.code
+    assert copies >= 10

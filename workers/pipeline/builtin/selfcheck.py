@@ -124,7 +124,8 @@ class _Runner:
     marked, loop turns ticked, statement k guarded by `if __off__ != k`), run in process."""
 
     def __init__(self, code: str, entry: str) -> None:
-        tree, self.arms, self.variants = instrument(code, max_variants=10_000)
+        made = instrument(code, max_variants=10_000)
+        tree, self.arms, self.variants, self.within = made.tree, made.arms, made.variants, made.within
         self.seen: set[int] = set()
         self.turns = 0
         self.space: dict = {"__hit__": self.seen.add, "__tick__": self._tick, "__off__": -1,
@@ -163,8 +164,10 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
     findings: list[str] = []
     score = 0
     if all(o.startswith("ok:") for o in original):
-        deletable = sum(1 for k in range(len(runner.variants))
-                        if all(runner.run(values[c], k)[0] == o for c, o in zip(chosen, original)))
+        # (an input that never entered statement k's arm runs as it did without it)
+        deletable = sum(1 for k, arm in enumerate(runner.within)
+                        if all((arm >= 0 and arm not in hits[c]) or runner.run(values[c], k)[0] == o
+                               for c, o in zip(chosen, original)))
         if deletable:
             findings.append("deletable_statement")
             score += 3 * deletable

@@ -54,6 +54,7 @@ class Probe:
     code: str  # the driver module
     arms: list[Arm] = field(default_factory=list)
     variants: list[tuple[int, str]] = field(default_factory=list)  # (line, statement text)
+    within: list[int] = field(default_factory=list)  # per variant (see Instrumented.within)
 
 
 def _located(node: ast.AST, line: int) -> ast.AST:
@@ -87,11 +88,23 @@ class _Instrument(ast.NodeTransformer):
     def __init__(self) -> None:
         self.arms: list[Arm] = []
         self.depth = 0
+        self.within: dict[int, int] = {}  # guarded statement j -> the innermost arm holding it
+        self._open: list[list[int]] = []  # the guards met in each arm being visited
 
     def _arm(self, body: list[ast.stmt], kind: str, line: int) -> list[ast.stmt]:
         k = len(self.arms)
         self.arms.append(Arm(k, self.depth, kind, line))
         return [_call("__hit__", line, k)] + body
+
+    def _arm_body(self, body: list[ast.stmt], kind: str, line: int) -> list[ast.stmt]:
+        """`body` visited and marked as an arm; the guards directly in it are filed under it."""
+        self._open.append([])
+        visited = self._visit_body(body)
+        guards = self._open.pop()
+        marked = self._arm(visited, kind, line)
+        for j in guards:
+            self.within[j] = len(self.arms) - 1
+        return marked
 
     def _visit_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
@@ -101,17 +114,20 @@ class _Instrument(ast.NodeTransformer):
         return out
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        saved, self.depth = self.depth, 0
+        saved, self.depth, opened = self.depth, 0, self._open
+        self._open = []  # a function's own top level runs whenever it is called
         node.body = self._visit_body(node.body)
-        self.depth = saved
+        self.depth, self._open = saved, opened
         return node
 
     def visit_If(self, node: ast.If) -> ast.AST:
         if _is_guard(node):
+            if self._open:
+                self._open[-1].append(node.test.comparators[0].value)
             node.body = self._visit_body(node.body)
             return node
         self.depth += 1
-        node.body = self._arm(self._visit_body(node.body), "if", node.lineno)
+        node.body = self._arm_body(node.body, "if", node.lineno)
         self.depth -= 1
         inner = node.orelse[0] if len(node.orelse) == 1 else None
         if inner is not None and _is_guard(inner):
@@ -121,14 +137,13 @@ class _Instrument(ast.NodeTransformer):
         else:
             self.depth += 1
             kind = "else" if node.orelse else "implicit"
-            node.orelse = self._arm(self._visit_body(node.orelse) or [_located(ast.Pass(), node.lineno)],
-                                    kind, node.lineno)
+            node.orelse = self._arm_body(node.orelse or [_located(ast.Pass(), node.lineno)], kind, node.lineno)
             self.depth -= 1
         return node
 
     def _loop(self, node: ast.For | ast.While) -> ast.AST:
         self.depth += 1
-        node.body = [_call("__tick__", node.lineno)] + self._arm(self._visit_body(node.body), "loop", node.lineno)
+        node.body = [_call("__tick__", node.lineno)] + self._arm_body(node.body, "loop", node.lineno)
         self.depth -= 1
         node.orelse = self._visit_body(node.orelse)
         return node
@@ -200,7 +215,7 @@ def __probe_fresh__(value):
     return value
 
 
-def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars, run_cpu, job_cpu):
+def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, run_cpu, job_cpu):
     global __off__
     values = [__probe_ast__.literal_eval("(" + args + ",)") for args in inputs]
     func = globals()[entry]
@@ -233,11 +248,14 @@ def __naturalness_probe__(entry, inputs, limit, variants, max_turns, max_chars, 
     original = [probe_out[c] for c in chosen]
     deletable = []
     if all(o.startswith("ok:") for o in original):
-        for j in range(variants):
+        reached = [set(hits[c]) for c in range(len(values))]
+        for j, arm in enumerate(within):
             __off__ = j
             # a variant may loop at most twice as long as the program did (plus some
-            # slack): one that runs past that changes what the program does, and ends there
-            if all(run(c, min(max_turns, 2 * turns[c] + __probe_slack__))[0] == probe_out[c] for c in chosen):
+            # slack): one that runs past that changes what the program does, and ends there;
+            # an input that never entered the statement's arm runs as it did
+            if all((arm >= 0 and arm not in reached[c])
+                   or run(c, min(max_turns, 2 * turns[c] + __probe_slack__))[0] == probe_out[c] for c in chosen):
                 deletable.append(j)
         __off__ = -1
     return [original, hits, chosen, probe_out, deletable]
@@ -254,12 +272,22 @@ def _cover_source() -> str:
     return inspect.getsource(greedy_cover)
 
 
-def instrument(code: str, max_variants: int = 40) -> tuple[ast.Module, list[Arm], list[tuple[int, str]]]:
+@dataclass(frozen=True)
+class Instrumented:
+    tree: ast.Module
+    arms: list[Arm]
+    variants: list[tuple[int, str]]  # (line, statement text) of each guarded statement
+    # per variant, the mark of the innermost arm holding the statement (-1: a function's top
+    # level): an input whose run never marked that arm never ran the statement, so leaving
+    # it out cannot change that input's output, and the variant need not run on it
+    within: list[int]
+
+
+def instrument(code: str, max_variants: int = 40) -> Instrumented:
     """`code` instrumented (marks, turn counters, a guard on each of the first
-    `max_variants` deletable statements, outermost first): the tree, its arms and its
-    variants as (line, statement text). It runs with `__hit__(k)`, `__tick__()` and
-    `__off__` defined in its globals (the probe job's runtime, or the builtin generator's
-    self-check in process)."""
+    `max_variants` deletable statements, outermost first). It runs with `__hit__(k)`,
+    `__tick__()` and `__off__` defined in its globals (the probe job's runtime, or the
+    builtin generator's self-check in process)."""
     tree = ast.parse(code)
     lines = code.splitlines()
     variants: list[tuple[int, str]] = []
@@ -269,14 +297,14 @@ def instrument(code: str, max_variants: int = 40) -> tuple[ast.Module, list[Arm]
         block[i] = _guard(stmt, j)
     marks = _Instrument()
     tree = marks.visit(tree)  # every node it adds is placed as it is made
-    return tree, marks.arms, variants
+    return Instrumented(tree, marks.arms, variants, [marks.within.get(j, -1) for j in range(len(variants))])
 
 
 def build_probe(code: str, max_variants: int = 40) -> Probe:
     """The driver module for `code`: the runtime and the instrumented copy, one module."""
-    tree, arms, variants = instrument(code, max_variants)
-    driver = _runtime() + "\n" + _cover_source() + "\n\n" + ast.unparse(tree) + "\n"
-    return Probe(driver, arms, variants)
+    made = instrument(code, max_variants)
+    driver = _runtime() + "\n" + _cover_source() + "\n\n" + ast.unparse(made.tree) + "\n"
+    return Probe(driver, made.arms, made.variants, made.within)
 
 
 def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,
@@ -287,11 +315,11 @@ def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,
     would keep (no error, at most `max_turns` loop turns - a traced run records a step per
     turn at least, so set it to the trace's step cap -, a result repr of at most `max_chars`),
     and runs the variants on those, stopping a variant at the first input whose output it
-    changes. A run is stopped at a loop turn past `run_cpu_s` of CPU (an input that slow is
+    changes (and not running it on an input that never entered the statement's arm). A run is stopped at a loop turn past `run_cpu_s` of CPU (an input that slow is
     not viable; a variant that slow changed what the program does), and the job runs
     nothing more once it spent `job_cpu_s` (the inputs left are not viable, and no variant
     runs unless all kept inputs ran)."""
-    return (f"{entry_point!r}, {inputs!r}, {limit}, {len(probe.variants)}, {max_turns}, "
+    return (f"{entry_point!r}, {inputs!r}, {limit}, {probe.within!r}, {max_turns}, "
             f"{max_chars}, {run_cpu_s!r}, {job_cpu_s!r}")
 
 

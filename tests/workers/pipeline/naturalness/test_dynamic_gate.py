@@ -124,3 +124,44 @@ def test_inputs_that_fail_beside_viable_ones_are_not_chosen(sb: Sandbox) -> None
     code = "def f(xs):\n    total = 0\n    for x in xs:\n        total += 10 // x\n    return total\n"
     choice = one(sb, code, "[1, 0]", "[2, 5]", "[1, 3]")
     assert choice.reasons == [] and [c.args for c in choice.inputs] == ["[2, 5]", "[1, 3]"]
+
+
+BRANCHY = '''def g(v):
+    return v * 2
+def f(xs, limit):
+    total = 0
+    kept = []
+    for x in xs:
+        if x > limit:
+            total += x
+            if x % 2:
+                kept.append(x)
+        elif x < 0:
+            total -= g(x)
+        else:
+            kept.append(-x)
+    return total, kept
+'''
+
+
+def test_a_variant_skips_the_inputs_that_never_reached_its_statement(sb: Sandbox) -> None:
+    """The probe does not run a deletion on an input that never entered the statement's arm
+    (it runs as it did): the findings are those of running every deletion on every input."""
+    from sandbox import Job
+    from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, instrument, probe_args
+    made = instrument(BRANCHY)
+    texts = dict(zip((t for _, t in made.variants), made.within))
+    arms = {a.mark: (a.kind, a.line) for a in made.arms}
+    assert texts["total = 0"] == -1 and texts["for x in xs:"] == -1  # a function's top level
+    assert texts["total += x"] == texts["if x % 2:"] and arms[texts["total += x"]] == ("if", 7)
+    assert arms[texts["kept.append(x)"]] == ("if", 9) and arms[texts["total -= g(x)"]] == ("if", 11)
+    assert arms[texts["kept.append(-x)"]] == ("else", 11) and arms[texts["if x > limit:"]][0] == "loop"
+    for inputs in (["[1, 5, 9], 4", "[-3], 2", "[2], 3"], ["[7], 1", "[0], 1", "[-1, 4], 0"], ["[2, 4], 3"]):
+        probe = build_probe(BRANCHY)
+        every = build_probe(BRANCHY)
+        every.within = [-1] * len(every.within)  # every deletion run on every kept input
+        results = [sb.run(Job(id=str(k), code=p.code, entry_point=DRIVER, args=probe_args(p, "f", inputs, 3)))
+                   for k, p in enumerate((probe, every))]
+        assert all(r.ok for r in results)
+        assert results[0].result["repr"] == results[1].result["repr"], inputs
+    assert eval(results[0].result["repr"])[4]  # noqa: S307 - one input leaves statements unneeded

@@ -518,10 +518,14 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("{w}.rsplit(' ', 1)[0].rsplit({s})", "list", "text", calls=False, names="head_fields split_tail"),
     ),
     ("str", "lstrip"): (
-        _u("[part.lstrip({s}).lstrip() for part in {w}.split(',')]", "list", "text", names="trim_fronts clean_fields"),
+        # each field without the space after its comma, then without its leading vowels
+        # (stripping {s} first did nothing: the field starts with that space, or {s} is a comma)
+        _u("[part.lstrip().lstrip('aeiou') for part in {w}.split(',')]", "list", "text", names="trim_fronts clean_fields"),
     ),
     ("str", "rstrip"): (
-        _u("[part.rstrip({s}).rstrip() for part in {w}.split(',')]", "list", "text", names="trim_ends clean_fields"),
+        # a crude stem of each word: its plural s, then its trailing vowels
+        _u("[word.rstrip('s').rstrip('aeiou') for word in {w}.replace(',', ' ').split()]", "list", "text",
+           names="stem_words trim_ends"),
     ),
     ("str", "removeprefix"): (
         _u("{w}.removeprefix({s}).removeprefix(' ')", "str", "text", calls=False, names="drop_bullet clean_head"),

@@ -761,7 +761,7 @@ class _Program:
             "number": {"int": (f"{acc} + {call}", f"{call} - {acc}", f"({acc}, {call})", f"max({acc}, {call})"),
                        "float": (f"round({acc} + {call}, 2)", f"round({call} - {acc}, 2)", f"(round({acc}, 2), {call})"),
                        "bool": (f"({acc}, {call})",)}.get(
-                           rt, (f"{acc} + len({call})", f"({acc}, len({call}))")),
+                           rt, (f"{acc} + {self.totalled(call)}", f"({acc}, {self.totalled(call)})")),
             "list": {"list": (f"{acc} + {call}", f"{call} + {acc}", f"({acc}, {call})"),
                      "tuple": (f"{acc} + list({call})", f"({acc}, {call})"),
                      "set": (f"{acc} + sorted({call})", f"(sorted({call}), {acc})")}.get(rt, (f"({acc}, {call})",)),
@@ -1468,6 +1468,8 @@ class _Program:
         throw away), the total of what it maps them to (`sum(len(p.strip()) for p in
         parts)`, `sum(sum(xs[:j]) for j in ...)`), as its value on the call's input says."""
         tree = ast.parse(e, mode="eval").body
+        if e == self.called and self.helper_src:  # C6: the helper's list, when it maps, is totalled
+            return self.totalled(e)
         if not isinstance(tree, ast.ListComp) or not discarded(tree):
             return f"len({e})"
         try:
@@ -1481,6 +1483,24 @@ class _Program:
         else:
             return f"len({e})"
         return ast.unparse(ast.Call(ast.Name("sum"), [ast.GeneratorExp(elt, tree.generators)], []))
+
+    def totalled(self, call: str) -> str:
+        """The C6 helper's list as a number: the total of its items (their lengths, for
+        texts) where its return maps values (`len(helper(...))` would throw them away, as
+        `discarded` says of the same expression written in place), else its size."""
+        returned = [n.value for n in ast.walk(ast.parse(self.helper_src)) if isinstance(n, ast.Return)]
+        if not (returned and isinstance(returned[-1], ast.ListComp) and discarded(returned[-1])):
+            return f"len({call})"
+        try:
+            items = self.evaluate(call)
+        except Exception:  # noqa: BLE001 - a call on a loop's element: told by the data's kind
+            items = None
+        if isinstance(items, list) and items:
+            numbers = all(type(v) in (int, float) for v in items)
+            texts = all(isinstance(v, (str, list, tuple)) for v in items)
+        else:  # (the self-check's runs tell a wrong guess: the sum raises)
+            numbers, texts = self.kind in ("ints", "prices"), self.kind in ("text", "words")
+        return f"sum({call})" if numbers else f"sum(map(len, {call}))" if texts else f"len({call})"
 
     def helper_value(self) -> object | None:
         """The C6 helper's value on the call's own input (None when it cannot be told)."""
@@ -1566,7 +1586,7 @@ class _Program:
             elif rt == "list" and self.kind in ("ints", "prices") and "str" not in e and "'" not in e:
                 self.w.line(f"{acc} += sum({e})")
             else:
-                self.w.line(f"{acc} += len({e})")
+                self.w.line(f"{acc} += {self.totalled(e) if self.helper_call is not None else f'len({e})'}")
         elif kind == "best":
             if self.unset and len(e) > 24:  # a long value is named once, then compared
                 value = self.w.name(("value", "candidate", "measured"))

@@ -151,3 +151,29 @@ def test_the_element_tests_split_the_values_they_are_drawn_for() -> None:
         for h in forms:
             assert {type(define(h)(v)) for v in samples[kind]} == {bool}, h.name  # type: ignore[operator]
     assert 0 < len(TESTS["digit"]) < len(TESTS["int"])
+
+
+def test_a_helper_that_maps_values_is_totalled_not_counted() -> None:
+    """`total + len(paired_multiples(ages))` threw the mapped values away (the gate's
+    discarded_values, written through a helper): a number result seeded or closed with a
+    mapping helper takes the total of its items, or of their lengths."""
+    from workers.pipeline.naturalness.static import discarded
+    mapping = (("list", "=="), ("str", "lstrip"), ("str", "rstrip"), ("str", "zfill"), ("list", "count"))
+    totalled = 0
+    for i in range(60):
+        for t, method in mapping:
+            knobs = with_blueprint(LEVELS["C6"], random.Random(f"tot:{t}:{i}"))
+            made = build_idiom(CATALOG.get(t, method), knobs, random.Random(f"tot:{t}:{method}:{i}"), NAMES)
+            if made is None:
+                continue
+            tree = ast.parse(made[0])
+            funcs = [f for f in tree.body if isinstance(f, ast.FunctionDef)]
+            helper = funcs[0].name
+            returns = [n.value for n in ast.walk(funcs[0]) if isinstance(n, ast.Return)]
+            if not (returns and isinstance(returns[-1], ast.ListComp) and discarded(returns[-1])):
+                continue
+            entry_src = ast.unparse(funcs[-1])
+            # (a test on its size, `if len(helper(xs)) > 2:`, asks how many it found)
+            assert not re.search(rf"(= |\+ |, )len\({helper}\(", entry_src), made[0]
+            totalled += bool(re.search(rf"sum\((map\(len, )?{helper}\(", entry_src))
+    assert totalled >= 5

@@ -145,7 +145,8 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
 
 def _per_item(rng: random.Random, expr: str, rtype: str, item: str, words: str) -> tuple[str, str]:
     """A helper's result built from the target's use on each item of `words`: the parts
-    joined, whether any (all) holds, their total, else the list of them."""
+    joined, whether any (all) holds, their total, else the total of their sizes (a list of
+    them, which callers took the `len` of, threw the values away)."""
     each = f"{expr} for {item} in {words}"
     if rtype == "str":
         return f"{rng.choice((' ', '', '-', ', '))!r}.join({each})", "str"
@@ -153,7 +154,7 @@ def _per_item(rng: random.Random, expr: str, rtype: str, item: str, words: str) 
         return f"{rng.choice(('any', 'all'))}({each})", "bool"
     if rtype in ("int", "float"):
         return f"sum({each})", rtype
-    return f"[{each}]", "list"
+    return f"sum(len({expr}) for {item} in {words})", "int"
 
 
 _COMBINE = {

@@ -20,7 +20,8 @@ def test_per_item_results_follow_the_uses_type() -> None:
     line, rtype = _per_item(rng, "w.upper()", "str", "w", "t.split()")
     assert rtype == "str" and re.fullmatch(r"'.*'\.join\(w\.upper\(\) for w in t\.split\(\)\)", line)
     assert _per_item(rng, "len(w)", "int", "w", "t") == ("sum(len(w) for w in t)", "int")
-    assert _per_item(rng, "w.split()", "list_str", "w", "t") == ("[w.split() for w in t]", "list")
+    # a list of the values, which callers took the len of, is the total of their sizes
+    assert _per_item(rng, "w.split()", "list_str", "w", "t") == ("sum(len(w.split()) for w in t)", "int")
 
 
 def test_word_by_word_helpers_run_and_report_their_type() -> None:

@@ -76,12 +76,16 @@ def compare(op: str, t: str) -> Form:
         most one operand is a literal: two side by side compare constants (`{3, 2} >= {8}`
         is False for every input, and so is the whole chain). Sets and mappings compare with
         values of the program where there are any: a drawn set is almost never inside a
-        literal one (`a >= {3, 1, 8, 4} >= b`), while the inputs relate the parameters."""
+        literal one (`a >= {3, 1, 8, 4} >= b`), while the inputs relate the parameters. An
+        equality chain takes a literal only where the program has no other value: a drawn
+        input is almost never the literal (`a == b == 'pi,ti' == c` is False on every input),
+        while the inputs' neighbours copy one argument into another."""
         operands = [r]
         for _ in range(nest):
             g.avoid, kept = g.avoid | set(operands), g.avoid  # never `a >= a` inside the chain
             nxt = g.other(t)
-            if not nxt.isidentifier() and (t in ("set", "dict") or any(not o.isidentifier() for o in operands)):
+            if not nxt.isidentifier() and (op in ("==", "!=") or t in ("set", "dict")
+                                           or any(not o.isidentifier() for o in operands)):
                 nxt = g.variable(t) or nxt
             g.avoid = kept
             nxt = nxt if nxt != operands[-1] else g.lit(t)

@@ -140,3 +140,17 @@ def test_a_nested_predicate_falls_back_on_the_data_not_a_literal() -> None:
             assert not static_findings(code), (static_findings(code), code)
             parts += g.params[-1].name in fallback
     assert parts > 100  # (the receiver's part where no other input is known)
+
+
+def test_an_equality_chain_compares_values_of_the_program_not_literals() -> None:
+    """`ordered == sentence == 'pi,ti' == title` is False on every drawn input: where the
+    program holds another value of the type, an equality chain takes no literal."""
+    for op in ("==", "!="):
+        for t in ("str", "list", "tuple"):
+            for seed in range(60):
+                g = Ctx(random.Random(seed), False)
+                name, other = g.param(t), g.param(t)
+                g.remember(f"{name}_part", t)
+                chain = compare(op, t)(g, name, 3).expr
+                operands = chain.split(f" {op} ")
+                assert len(operands) == 4 and all(o.isidentifier() for o in operands), chain

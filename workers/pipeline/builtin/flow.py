@@ -16,9 +16,12 @@ tests around let through), else by those of every sample input. Outside loops a 
 the whole input, and each input takes one path, so the arms there are chosen to split the
 sample inputs: every arm off the deepest path gets some of them, the deep arm the teacher's
 where it can; an else joins only while those arms need at most MAX_PATHS inputs in all; and
-where they need more than one, few inputs fall through, and an arm with levels below walks
-the data (an input reaching it then reaches more blocks no kept input reached yet than one
-that only falls through an if, so the coverage-first choice takes it).
+where they need more than one, few inputs fall through; where they need more than two (every
+kept input but the teacher's is spoken for), an arm with levels below walks the data, plainly
+(an input reaching it then reaches more blocks no kept input reached yet than one that only
+falls through an if, so the coverage-first choice takes it), else it is one plain statement.
+Tests on the whole input take no emptiness guard (`xs and max(xs) > 4`, `max(xs, default=0)`):
+the teacher's containers hold 2 items or more and the drawn ones SizeBounds.min_len or more.
 """
 
 from __future__ import annotations
@@ -102,47 +105,45 @@ _WHOLE: dict[str, tuple[Cond, ...]] = {  # on a whole parameter: some inputs mee
             ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
             ("{x}[-1:] < {x}[:1]", lambda v, k, n: v[-1:] < v[:1]),
             ("sum({x}) > {s}", lambda v, k, n: sum(v) > n), ("{v} in {x}", lambda v, k, n: n in v),
-            ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
-            ("min({x}, default=0) < {v}", lambda v, k, n: min(v, default=0) < n),
-            ("{x} and max({x}) < {v}", lambda v, k, n: bool(v) and max(v) < n),
-            ("{x} and min({x}) > {v}", lambda v, k, n: bool(v) and min(v) > n),
+            ("max({x}) > {v}", lambda v, k, n: max(v) > n), ("min({x}) < {v}", lambda v, k, n: min(v) < n),
+            ("max({x}) < {v}", lambda v, k, n: max(v) < n), ("min({x}) > {v}", lambda v, k, n: min(v) > n),
             ("len(set({x})) < len({x})", lambda v, k, n: len(set(v)) < len(v)),
-            ("{x} and sum({x}) / len({x}) > {v}", lambda v, k, n: bool(v) and sum(v) / len(v) > n),
+            ("sum({x}) / len({x}) > {v}", lambda v, k, n: sum(v) / len(v) > n),
             ("{x}.count({v}) > 1", lambda v, k, n: v.count(n) > 1), ("{v} not in {x}", lambda v, k, n: n not in v),
             ("sorted({x}) == list({x})", lambda v, k, n: sorted(v) == list(v)),
-            ("{x} and max({x}) - min({x}) > {n}", lambda v, k, n: bool(v) and max(v) - min(v) > n),
+            ("max({x}) - min({x}) > {n}", lambda v, k, n: max(v) - min(v) > n),
             ("any(item < 0 for item in {x})", lambda v, k, n: any(i < 0 for i in v)),
             ("all(item > {v} for item in {x})", lambda v, k, n: all(i > n for i in v)),
-            ("{x} and {x}[0] == {x}[-1]", lambda v, k, n: bool(v) and v[0] == v[-1]),
-            ("len({x}) > 1 and {x}[0] < {x}[-1]", lambda v, k, n: len(v) > 1 and v[0] < v[-1]),
+            ("{x}[0] == {x}[-1]", lambda v, k, n: v[0] == v[-1]),
+            ("{x}[0] < {x}[-1]", lambda v, k, n: v[0] < v[-1]),
             ("sum(item % 2 for item in {x}) > {n}", lambda v, k, n: sum(i % 2 for i in v) > n),
-            ("{x} and statistics.mean({x}) > {v}", lambda v, k, n: bool(v) and statistics.mean(v) > n),
-            ("{x} and statistics.median({x}) < {v}", lambda v, k, n: bool(v) and statistics.median(v) < n),
-            ("{x} and collections.Counter({x}).most_common(1)[0][1] > 1",
-             lambda v, k, n: bool(v) and collections.Counter(v).most_common(1)[0][1] > 1)),
+            ("statistics.mean({x}) > {v}", lambda v, k, n: statistics.mean(v) > n),
+            ("statistics.median({x}) < {v}", lambda v, k, n: statistics.median(v) < n),
+            ("collections.Counter({x}).most_common(1)[0][1] > 1",
+             lambda v, k, n: collections.Counter(v).most_common(1)[0][1] > 1)),
     "set": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("sum({x}) % 2 == 0", lambda v, k, n: sum(v) % 2 == 0),
             ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
-            ("max({x}, default=0) > {v}", lambda v, k, n: max(v, default=0) > n),
+            ("max({x}) > {v}", lambda v, k, n: max(v) > n),
             ("sum({x}) < {s}", lambda v, k, n: sum(v) < n), ("{v} not in {x}", lambda v, k, n: n not in v),
             ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
-            ("{x} and min({x}) < {v}", lambda v, k, n: bool(v) and min(v) < n),
+            ("min({x}) < {v}", lambda v, k, n: min(v) < n),
             ("any(item < 0 for item in {x})", lambda v, k, n: any(i < 0 for i in v)),
             ("all(item % 2 == 0 for item in {x})", lambda v, k, n: all(i % 2 == 0 for i in v)),
             ("all(item > 0 for item in {x})", lambda v, k, n: all(i > 0 for i in v))),
     "dict": (("len({x}) > {n}", lambda v, k, n: len(v) > n),
              ("sum({x}.values()) % 2 == 0", lambda v, k, n: sum(v.values()) % 2 == 0),
              ("len({x}) < {n}", lambda v, k, n: len(v) < n), ("{v} in {x}", lambda v, k, n: n in v),
-             ("max({x}.values(), default=0) > {s}", lambda v, k, n: max(v.values(), default=0) > n),
+             ("max({x}.values()) > {s}", lambda v, k, n: max(v.values()) > n),
              ("{v} not in {x}", lambda v, k, n: n not in v), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
              ("sum({x}.values()) > {s}", lambda v, k, n: sum(v.values()) > n),
-             ("{x} and min({x}.values()) < {s}", lambda v, k, n: bool(v) and min(v.values()) < n),
+             ("min({x}.values()) < {s}", lambda v, k, n: min(v.values()) < n),
              ("{x}.get({v}, 0) > {limit}", lambda v, k, n: v.get(n, 0) > k),
              ("any(count > {s} for count in {x}.values())", lambda v, k, n: any(c > n for c in v.values())),
              ("all(count > 0 for count in {x}.values())", lambda v, k, n: all(c > 0 for c in v.values())),
              ("{v} in {x} and {x}[{v}] > {limit}", lambda v, k, n: n in v and v[n] > k),
              ("sorted({x}) == list({x})", lambda v, k, n: sorted(v) == list(v)),
              ("any(key.startswith('a') for key in {x})", lambda v, k, n: any(str(c).startswith("a") for c in v)),
-             ("{x} and max({x}, key={x}.get) == {v}", lambda v, k, n: bool(v) and max(v, key=v.get) == n),
+             ("max({x}, key={x}.get) == {v}", lambda v, k, n: max(v, key=v.get) == n),
              ("sorted({x}.values()) == list({x}.values())", lambda v, k, n: sorted(v.values()) == list(v.values())),
              ("any(key.isupper() for key in {x}.keys())", lambda v, k, n: any(str(c).isupper() for c in v))),
     "str": (("len({x}) > {n}", lambda v, k, n: len(v) > n), ("len({x}) % 2 == 0", lambda v, k, n: len(v) % 2 == 0),
@@ -263,7 +264,7 @@ class Flow:
             if var.type == self.t and var.kind not in ("index", "pos", "bound"):
                 return var.name
         if self.param.type == "flist":
-            return f"max({self.param.name}, default=0.0)"
+            return f"max({self.param.name})"  # (inputs are never empty)
         return self.param.name
 
     def newest_element(self) -> Var | None:
@@ -610,8 +611,6 @@ class Flow:
         group = ("num" if t in ("int", "float") else "str" if t == "str" else
                  t if t in ("set", "dict") else "seq")
         options = [o for o in _WHOLE[group] if t != "flist" or "{limit} in" not in o[0]]
-        if group == "seq" and any(c.startswith(f"{x} and ") for c in self.guards):  # known not empty
-            options += [("max({x}) > {v}", lambda v, k, n: max(v) > n), ("min({x}) < {v}", lambda v, k, n: min(v) < n)]
         g.rng.shuffle(options)
         vals = self.values_of(x)
         live = [vals[i] for i in self.live]
@@ -702,7 +701,7 @@ class Flow:
         _, tests, deep, explicit = best
         return tests, deep, [[i for i in self.live if m >> i & 1] for m in explicit]
 
-    def iterate(self) -> tuple[str, list[Var], list[str]]:
+    def iterate(self, plain: bool = False) -> tuple[str, list[Var], list[str]]:
         """(for-header iterable, element vars, lines that open the body)."""
         g = self.g
         inner = self.newest_element()
@@ -725,6 +724,8 @@ class Flow:
         again = src.name in self.walked
         self.walked.add(src.name)
         n, roll = src.name, g.rng.random()
+        if plain:  # the items as they come (the words, or the letters, of a text)
+            roll = 0.9 if src.type != "str" else (roll if roll < 0.45 else 0.9)
         if src.type == "str":
             if src.name not in self.walked_words and roll < 0.45:
                 self.walked_words.add(src.name)
@@ -1099,7 +1100,9 @@ class Flow:
             text = self.piece_test(self.guards)
             truths = _truths(text, [self.env(i) for i in range(SAMPLES)]) if text else None
             first = (text, truths) if truths is not None else None
-        tight = self.outside + int(chained) + int(with_else) + _paths(rest) > 1
+        paths = self.outside + int(chained) + int(with_else) + _paths(rest)
+        tight = paths > 1
+        walks = paths > 2  # the arms' inputs fill every kept input but the teacher's
         choice = self.choose_whole(chained, with_else, _need(rest), first, tight)
         if choice is None:  # no split of the sample: any tests the tests around leave open
             tests: list[str] = []
@@ -1130,7 +1133,7 @@ class Flow:
                 self.live = arms[b]
                 self.level_body(rest, [])
                 self.live = outer_live
-            elif tight and rest:
+            elif walks and rest:
                 self.live = arms[b]
                 self.walk_arm()
                 self.live = outer_live
@@ -1146,12 +1149,13 @@ class Flow:
     def walk_arm(self) -> None:
         """An arm off the deepest path that walks the data: an input taking it reaches two
         blocks no other input does, so a coverage-first choice of inputs prefers it to one
-        that only falls through an if."""
+        that only falls through an if. The walk is the plainest one (the items, the words or
+        letters of a text, a mapping's items): the arm is a side case, not a second task."""
         g = self.g
         saved = (list(self.scope), {t: list(v) for t, v in g.pool.items()}, self.walked,
                  self.walked_words)
         self.walked, self.walked_words = set(), set()  # a walk of its own: all the data
-        it, elems, opening = self.iterate()
+        it, elems, opening = self.iterate(plain=True)
         self.line(f"for {_target(elems, opening)} in {it}:")
         self.indent += 1
         for text in opening:

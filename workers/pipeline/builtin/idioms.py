@@ -379,6 +379,8 @@ class _Program:
             if self.sub_lines is None:
                 raise _Miss("no test on an element took the helper")
             helper_lines = self.sub_lines
+        read = _names_read(w.lines)
+        w.params = [(n, lit) for n, lit in w.params if n in read]  # a parameter a dropped draw asked for goes
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
         body = helper_lines + [head, *w.lines]
         return program_text(body, w.imports, self.method), entry, ", ".join(lit for _, lit in w.params)
@@ -2065,6 +2067,12 @@ def _build_statement(entry: Entry, knobs: Knobs, rng: random.Random, fitting: li
         if made and statically_fit(made[0], made[1], cell):
             return made
     return None
+
+
+def _names_read(lines: list[str]) -> set[str]:
+    """The names a function body of `lines` reads (a parameter no line reads is dropped)."""
+    tree = ast.parse("def _f():\n" + "\n".join(lines))
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
 def _mentions(lines: list[str], name: str) -> bool:

@@ -1073,7 +1073,12 @@ class _Program:
                                          spare=True))
                 if not _mentions(w.lines[fetched:], x):  # the index reads the data
                     del w.lines[fetched - 1]
+                else:
+                    _read_once(w.lines, fetched, x)
                 w.line(f"{i} {step} 1")
+            elif style == "sorted" and rng.random() < 0.6:  # taken off the large end while a test on the data holds
+                self.bounded_pops(rng.choice(("past", "fits")), rest, replace(base, loop_depth=env.loop_depth + 1),
+                                  x, ek)
             else:
                 todo = w.name(("pending", "queue", "todo", "stack"))
                 if style == "deque":
@@ -1102,11 +1107,15 @@ class _Program:
             words = rng.choice((split, split, f"sorted({split})", f"{split}[::-1]")
                                + self.methods(f"{env.xs}.lower().split()" if split == f"{env.xs}.split()" else split))
             style = rng.choice(("list", "iter", "last") + (("enough",) if self.stops_early else ())
-                               + (("deque", "partition", "partition") if w.allow_calls else ())
+                               + (("deque", "partition", "partition", "fits") if w.allow_calls else ())
                                if rng.random() < PURPOSE_WHILES else ("list",))
             sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             if style == "iter":  # the words one by one off an iterator
                 self.iterator_walk(todo, words, x, rest, sub)
+                w.indent -= 1
+                return
+            if style == "fits":  # the longest words taken off until the rest fit a width
+                self.bounded_pops("fits", rest, sub, x, "word", words=split)
                 w.indent -= 1
                 return
             if style == "partition":  # the text parsed word by word off its front (or its back)
@@ -1146,7 +1155,10 @@ class _Program:
         elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.3:
             j, y = w.name(("j", "ahead", "nxt_at")), w.name(("other", "later", "nxt"))
             w.line(f"{j} = {env.i} + 1")
-            w.line(f"while {j} < min({env.i} + 3, len({env.xs})):")
+            if rng.random() < 0.5:  # the run of items after it that keep rising (falling) past it
+                w.line(f"while {j} < len({env.xs}) and {env.xs}[{j}] {rng.choice(('>', '<', '>=', '<='))} {env.x}:")
+            else:
+                w.line(f"while {j} < min({env.i} + 3, len({env.xs})):")
             w.indent += 1
             w.line(f"{y} = {env.xs}[{j}]")
             self.inner(rest, replace(env, x=y, i=None, loop_depth=env.loop_depth + 1))
@@ -1260,9 +1272,12 @@ class _Program:
         w, rng, xs = self.w, self.rng, env.xs
         order = self.acc_kind in ("list", "parts", "text")  # a result that keeps the items' order
         styles = ("jump", "iter", "shrink") + (("enough", "enough") if self.stops_early and not self.unset else ()) \
-            + (("heap",) * 2 if order and w.allow_calls else ())
+            + (("heap",) * 2 if order and w.allow_calls else ()) + (("past", "fits") if w.allow_calls else ())
         style = rng.choice(styles)
         sub = replace(env, x=x, x_kind=ek, loop_depth=env.loop_depth + 1)
+        if style in ("past", "fits"):
+            self.bounded_pops(style, rest, sub, x, ek)
+            return
         if style in ("jump", "enough"):
             i = w.name(_ELEM_NAMES["index"])
             w.line(f"{i} = 0")
@@ -1280,6 +1295,8 @@ class _Program:
             else:
                 if not _mentions(w.lines[fetched:], x):  # the index reads the data
                     del w.lines[fetched - 1]
+                else:
+                    _read_once(w.lines, fetched, x)
                 w.line(f"{i} += 1")
             return
         if style == "iter":
@@ -1298,6 +1315,37 @@ class _Program:
             w.indent += 1
             w.line(f"{x} = {todo}.pop()")
         self.inner(rest, replace(sub, xs=todo if self.whole_data else xs))
+
+    def bounded_pops(self, style: str, rest: tuple[str, ...], sub: Env, x: str, ek: str,
+                     words: str | None = None) -> None:
+        """The data sorted, then taken off its large end while the test on the data holds:
+        the items past a bound (`while pile and pile[-1] > limit`), or the largest ones
+        until the rest fits a budget (`while sum(pile) > 40`, the longest words until the
+        rest fit a width); the test says why the walk stops. Leaves the body's indent open."""
+        w, rng, xs = self.w, self.rng, words or sub.xs  # words: a text's, the text itself stays the data
+        todo = w.name(("pile", "ranked", "rest_", "left"))
+        a = rng.randint(3, 5) if words is None else rng.randint(2, 3)
+        if ek == "word":
+            w.line(f"{todo} = sorted({xs}, key=len)" if style == "fits" or rng.random() < 0.5 else f"{todo} = sorted({xs})")
+            if style == "fits":
+                test = rng.choice((f"sum(map(len, {todo})) > {a * 4}", f"len(''.join({todo})) > {a * 4}"))
+            elif w.lines[-1].endswith("key=len)"):
+                test = f"{todo} and len({todo}[-1]) > {rng.choice((4, 5))}"
+            else:
+                test = f"{todo} and {todo}[-1] > {rng.choice(_LETTER_BOUNDS)!r}"
+        else:
+            w.line(f"{todo} = sorted({xs})")
+            bound = self.limit if self.limit is not None and rng.random() < 0.6 else \
+                str(rng.randint(8, 12)) if ek == "int" else f"{rng.randint(8, 12)}.0"
+            if style == "fits":
+                test = f"sum({todo}) > {bound} * {a}" if bound == self.limit else \
+                    f"sum({todo}) > {int(float(bound)) * a}"
+            else:
+                test = f"{todo} and {todo}[-1] > {bound}"
+        w.line(f"while {test}:")
+        w.indent += 1
+        w.line(f"{x} = {todo}.pop()")
+        self.inner(rest, replace(sub, xs=todo) if self.whole_data and words is None else sub)
 
     def enough(self) -> str:
         """A walk's stop: the result holds enough (a total past a bound, a few items found)."""
@@ -1332,6 +1380,8 @@ class _Program:
                                  spare=True))
         if not _mentions(w.lines[fetched:], x):  # the index reads the data
             del w.lines[fetched - 1]
+        else:
+            _read_once(w.lines, fetched, x)
         if self.rng.random() < 0.5:
             w.line(f"{lo}, {hi} = {lo} + 1, {hi} - 1")
         else:
@@ -1845,10 +1895,18 @@ def _calls(template: str) -> bool:
 
 # (test, step) of a loop that wears the element down; every test fails after a few passes
 _SHRINKS = {"int": (("{x} > {a10}", "{x} //= {k}"), ("{x} >= 10", "{x} = sum(map(int, str({x})))"),
-                    ("{x} and {x} % 2 == 0", "{x} //= 2"), ("{x} > {a10}", "{x} -= {a10}")),
-            "float": (("{x} > {a10}", "{x} /= {k}"), ("{x} >= 1", "{x} = round({x} / 2, 1)")),
+                    ("{x} and {x} % 2 == 0", "{x} //= 2"), ("{x} > {a10}", "{x} -= {a10}"),
+                    ("{x} and {x} % 3 == 0", "{x} //= 3"),  # its factors of 3 divided out
+                    ("bin({x}).count('1') > 1", "{x} &= {x} - 1"),  # its low bits cleared to a power of two
+                    ("len(str({x})) > 1", "{x} //= 10")),  # its last digits dropped down to one
+            "float": (("{x} > {a10}", "{x} /= {k}"), ("{x} >= 1", "{x} = round({x} / 2, 1)"),
+                      ("{x} >= {a10}", "{x} -= {a10}"), ("{x} > {k}", "{x} = {x} ** 0.5")),
             "word": (("len({x}) > {k}", "{x} = {x}[1:]"), ("{x} and {x}[-1] in 'aeiou'", "{x} = {x}[:-1]"),
-                     ("{v} in {x}", "{x} = {x}.replace({v}, '', 1)"), ("len({x}) > {k}", "{x} = {x}[:-1]"))}
+                     ("{v} in {x}", "{x} = {x}.replace({v}, '', 1)"), ("len({x}) > {k}", "{x} = {x}[:-1]"),
+                     ("{x} and {x}[0] not in 'aeiou'", "{x} = {x}[1:]"),  # up to its first vowel
+                     ("len({x}) > {k}", "{x} = {x}[1:-1]"),  # both ends peeled
+                     ("{x}.endswith(('e', 'r'))", "{x} = {x}[:-1]"))}
+_LETTER_BOUNDS = ("d", "g", "k", "m")  # a word past one of them (sorted words: the last ones)
 _CLOSING = ("number", "list", "parts", "text", "set")  # accumulators the helper's value joins at the end
 
 
@@ -2073,6 +2131,26 @@ def _names_read(lines: list[str]) -> set[str]:
     """The names a function body of `lines` reads (a parameter no line reads is dropped)."""
     tree = ast.parse("def _f():\n" + "\n".join(lines))
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def _read_once(lines: list[str], fetched: int, name: str) -> None:
+    """An index walk's element read by one line only is read there as `xs[i]`, the line
+    that fetched it dropped (`if scores[i] > limit:`, not a name bound for one read); one
+    read twice or rebound, or on a line with a string literal (the name may stand in it), keeps
+    its name. `lines[fetched - 1]` is the fetch `x = xs[i]`."""
+    pattern = re.compile(rf"\b{re.escape(name)}\b")
+    body = lines[fetched:]
+    reads = [k for k, t in enumerate(body) if pattern.search(t)]
+    if len(reads) != 1 or len(pattern.findall(body[reads[0]])) != 1:
+        return
+    line = body[reads[0]]
+    if re.match(rf"\s*{re.escape(name)}\s*([-+*/%&|^]|//|\*\*)?=(?!=)", line) or "lambda" in line \
+            or "'" in line or '"' in line \
+            or re.search(rf"\bfor\s[^:]*\b{re.escape(name)}\b[^:]*\bin\b", line):
+        return
+    item = lines[fetched - 1].split(" = ", 1)[1]
+    lines[fetched + reads[0]] = pattern.sub(item, line)
+    del lines[fetched - 1]
 
 
 def _mentions(lines: list[str], name: str) -> bool:

@@ -1071,10 +1071,7 @@ class _Program:
                 prev = f"{env.xs}[{i} - 1]" if style == "from1" else None
                 self.inner(rest, replace(base, x=x, x_kind=ek, i=i, prev=prev, loop_depth=env.loop_depth + 1,
                                          spare=True))
-                if not _mentions(w.lines[fetched:], x):  # the index reads the data
-                    del w.lines[fetched - 1]
-                else:
-                    _read_once(w.lines, fetched, x)
+                _read_once(w.lines, fetched, x)  # (the fetch goes where only the index reads the data)
                 w.line(f"{i} {step} 1")
             elif style == "sorted" and rng.random() < 0.6:  # taken off the large end while a test on the data holds
                 self.bounded_pops(rng.choice(("past", "fits")), rest, replace(base, loop_depth=env.loop_depth + 1),
@@ -1293,10 +1290,7 @@ class _Program:
                 size = {"int": x, "float": f"int({x})", "word": f"len({x})"}[ek]
                 w.line(rng.choice((f"{i} += {size} % {rng.choice((2, 3))} + 1", f"{i} += 1 + {size} % 2")))
             else:
-                if not _mentions(w.lines[fetched:], x):  # the index reads the data
-                    del w.lines[fetched - 1]
-                else:
-                    _read_once(w.lines, fetched, x)
+                _read_once(w.lines, fetched, x)  # (the fetch goes where only the index reads the data)
                 w.line(f"{i} += 1")
             return
         if style == "iter":
@@ -1378,10 +1372,7 @@ class _Program:
         fetched = len(w.lines)
         self.inner(rest, replace(env, x=x, x_kind=ek, i=lo, prev=f"{xs}[{hi}]", loop_depth=env.loop_depth + 1,
                                  spare=True))
-        if not _mentions(w.lines[fetched:], x):  # the index reads the data
-            del w.lines[fetched - 1]
-        else:
-            _read_once(w.lines, fetched, x)
+        _read_once(w.lines, fetched, x)  # (the fetch goes where only the index reads the data)
         if self.rng.random() < 0.5:
             w.line(f"{lo}, {hi} = {lo} + 1, {hi} - 1")
         else:
@@ -2134,13 +2125,17 @@ def _names_read(lines: list[str]) -> set[str]:
 
 
 def _read_once(lines: list[str], fetched: int, name: str) -> None:
-    """An index walk's element read by one line only is read there as `xs[i]`, the line
-    that fetched it dropped (`if scores[i] > limit:`, not a name bound for one read); one
+    """The fetch `x = xs[i]` of an index walk (`lines[fetched - 1]`), settled: dropped where
+    no later line reads the element (the index reads the data), and where one line reads it
+    once, read there as `xs[i]` (`if scores[i] > limit:`, not a name bound for one read); one
     read twice or rebound, or on a line with a string literal (the name may stand in it), keeps
-    its name. `lines[fetched - 1]` is the fetch `x = xs[i]`."""
+    its name."""
     pattern = re.compile(rf"\b{re.escape(name)}\b")
     body = lines[fetched:]
     reads = [k for k, t in enumerate(body) if pattern.search(t)]
+    if not reads:
+        del lines[fetched - 1]
+        return
     if len(reads) != 1 or len(pattern.findall(body[reads[0]])) != 1:
         return
     line = body[reads[0]]

@@ -215,6 +215,7 @@ class Flow:
         if target_type == "bool" and not stmt_form and g.rng.random() < 0.4:
             self.acc_kind = "number"  # how many times the check holds, not the list of answers
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
+        self.helper_after = False  # the helper's call was kept out of a loop: made once after it
         self.helper_sig: tuple[list[str], str] | None = None  # (param names, result type)
         self.limit: str | None = None
         self.walked_words: set[str] = set()
@@ -448,6 +449,13 @@ class Flow:
 
     def target_feed(self, nest: int) -> None:
         if self.helper is not None:
+            element = self.newest_element()
+            if element is not None and not self.stmt_form and self.receiver() in (self.param.name, f"max({self.param.name})"):
+                # in a loop, a call on the whole input gives the same value every turn: the
+                # turn feeds its element and the helper is called once, after the walk
+                self.feed_element(element)
+                self.helper_after = True
+                return
             self.call_helper()
             return
         piece = self.target_piece(nest)

@@ -350,6 +350,8 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
         flow.nested = knobs.nested_calls
         flow.start_acc(needs_copy=bool(probe.pre) or entry.method in ("pop", "popitem", "setdefault"))
         flow.block(knobs.blueprint)
+        if flow.helper_after:
+            flow.call_helper()
         body = flow.lines + [f"    return {flow.finish()}"]
         if not _calls_other(helper_lines + body, banned):
             body[-1] = f"    return {flow.finish(with_call=True)}"

@@ -1,0 +1,75 @@
+"""C6 programs of the generic forms call their helper where its value can change: a call on
+the whole input inside a loop gives the same value every turn (a reader asks why it is
+recomputed), so the turn feeds its element and the helper is called once, after the walk."""
+
+from __future__ import annotations
+
+import ast
+import random
+
+import pytest
+
+from workers.pipeline.builtin import program
+from workers.pipeline.builtin.program import build_program
+from workers.pipeline.builtin.registry import UnsupportedConstraint
+from workers.pipeline.constraints import load_catalog
+from workers.pipeline.records import Knobs
+
+CATALOG = load_catalog()
+BLUEPRINTS = [("if", "if-elif", "for"), ("while", "if", "while"), ("for", "if", "if-elif"), ("if-elif", "for", "if")]
+
+
+def _helper_calls_in_loops(code: str) -> tuple[int, list[str]]:
+    """(helper calls in the entry, those inside a loop on the whole input: every name the call
+    reads is an entry parameter that no line of the loop rebinds or changes). A call on a
+    working copy the helper itself changes is left out: its value moves turn by turn."""
+    tree = ast.parse(code)
+    funcs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    helpers, entry = {f.name for f in funcs[:-1]}, funcs[-1]
+    calls = [n for n in ast.walk(entry) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id in helpers]
+    params = {a.arg for a in entry.args.args}
+    invariant = []
+    for loop in (n for n in ast.walk(entry) if isinstance(n, (ast.For, ast.While))):
+        changed = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        changed |= {n.func.value.id for n in ast.walk(loop) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)}
+        for stmt in loop.body:
+            for call in (n for n in ast.walk(stmt) if n in calls):
+                read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)} - helpers
+                if read and read <= params and not read & changed:
+                    invariant.append(ast.unparse(call))
+    return len(calls), invariant
+
+
+def _flow_draws(blueprint: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    monkeypatch.setattr(program, "IDIOM_SHARE", 0.0)  # the generic forms only
+    knobs = Knobs(True, True, True, 3, blueprint)
+    codes = []
+    for entry in CATALOG.entries[::3]:
+        try:
+            codes.append(build_program(entry, knobs, random.Random(f"helper-calls:{entry.type}:{entry.method}:{blueprint}")).code)
+        except UnsupportedConstraint:  # an entry the generic forms have no form for
+            continue
+    return codes
+
+
+@pytest.mark.parametrize("blueprint", BLUEPRINTS)
+def test_the_helper_is_not_called_on_the_whole_input_every_turn(blueprint: tuple[str, ...],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    codes = _flow_draws(blueprint, monkeypatch)
+    assert len(codes) > 40
+    for code in codes:
+        calls, invariant = _helper_calls_in_loops(code)
+        assert calls >= 1, code  # still a call chain
+        assert invariant == [], code
+
+
+def test_the_check_sees_a_call_the_loop_never_changes() -> None:
+    # the shape the old generic forms wrote: the helper on the whole input under an element loop
+    code = ("def clip(sample):\n    return sample[:2]\n"
+            "def check(record):\n    kept = []\n    for x in record:\n"
+            "        kept.append(x)\n        kept.append(clip(record))\n    return kept\n")
+    assert _helper_calls_in_loops(code) == (1, ["clip(record)"])
+    moved = code.replace("        kept.append(clip(record))\n    return", "    kept.append(clip(record))\n    return")
+    assert _helper_calls_in_loops(moved) == (1, [])

@@ -43,7 +43,7 @@ _LOCALS = ("result", "cleaned", "total", "found", "parts", "kept", "best", "matc
            "pending", "output", "summary", "pair", "chosen", "latest", "scaled")
 _ELEMENT_NAMES = {
     "str": ("ch", "word", "part", "letter", "piece", "item"),
-    "int": ("x", "value", "score", "num", "digit", "item"),
+    "int": ("x", "value", "score", "num", "item", "entry"),
     "float": ("p", "reading", "value", "amount"),
     "index": ("i", "j", "k", "pos", "idx"),
 }

@@ -176,6 +176,16 @@ MAX_PATHS = 2  # inputs the arms under whole-input tests may need in all before 
 _BOUNDS = SizeBounds()
 
 
+
+# names by role (a number summed up is a total, items kept are found or kept, a working copy
+# is what the target updates), not any local: `rest = 0 ... rest += x` reads as a leftover
+_ACC_NAMES = {"number": ("total", "tally", "result", "score", "count"),
+              "list": ("found", "kept", "picked", "matches", "collected", "result"),
+              "parts": ("parts", "pieces", "labels", "fragments"),
+              "text": ("text", "joined", "line", "output")}
+_WORK_NAMES = ("updated", "working", "changed", "result")
+
+
 @dataclass
 class Var:
     name: str
@@ -337,18 +347,18 @@ class Flow:
     def start_acc(self, needs_copy: bool = False) -> None:
         g = self.g
         if needs_copy and self.acc_kind != "work" and self.t in WORKABLE:
-            work = g.fresh()  # the target changes its receiver: never the data being walked
+            work = self.named(_WORK_NAMES)  # the target changes its receiver: never the data being walked
             self.line(f"{work} = {self.t}({self.param.name})")
             self.scope.append(Var(work, self.t, "work"))
         if self.acc_kind == "work":
-            self.acc = g.fresh()
+            self.acc = self.named(_WORK_NAMES)
             n = self.param.name
             copy = f"{self.t}({n})" if g.rng.random() < 0.6 else \
                 {"list": f"[*{n}]", "set": f"{{*{n}}}", "dict": f"{{**{n}}}"}[self.t]  # a copy by unpacking
             self.line(f"{self.acc} = {copy}")
             self.scope.append(Var(self.acc, self.t, "work"))
             return
-        self.acc = g.fresh()
+        self.acc = self.named(_ACC_NAMES["text" if self.acc_kind == "parts" and self.concat else self.acc_kind])
         init = {"number": "0.0" if self.target_type == "float" else "0", "parts": "''" if self.concat else "[]",
                 "list": "[]"}[self.acc_kind]
         self.line(f"{self.acc} = {init}")
@@ -912,7 +922,7 @@ class Flow:
         inner = self.newest_element()
         roll = g.rng.random()
         if inner is not None and inner.type == "int" and inner.kind == "value":
-            n, d = g.fresh(), g.fresh("elem:int")
+            n, d = self.named(("rest", "left", "remaining")), self.named(("digit", "last_digit", "d"))
             self.line(f"{n} = abs({inner.name})")
             elems = [Var(d, "int", "digit", _digits(inner.sample), _digits(inner.wide))]
             self.scope += elems
@@ -932,7 +942,7 @@ class Flow:
         src = inner if inner is not None and inner.kind == "word" else self.param
         value = self.value(src) if src is self.param else None
         if src.type in ("set", "dict"):
-            work, x = g.fresh(), g.fresh("elem:int" if src.type == "set" else "elem:str")
+            work, x = self.named(("pending", "todo", "queue", "stack")), g.fresh("elem:int" if src.type == "set" else "elem:str")
             self.walked.add(src.name)
             self.line(f"{work} = {'list' if src.type == 'dict' and roll < 0.5 else 'sorted'}({src.name})")
             self.line(f"while {work}:")
@@ -978,7 +988,7 @@ class Flow:
         window = self.window(src) if src is self.param else None
         walk = src.name
         if window is not None:  # the data again: a few items near here, not all of it
-            walk = g.fresh()
+            walk = self.named(("window", "nearby", "chunk", "recent"))
             self.line(f"{walk} = {window}")
             value = (value or [])[:3]
         elem = ELEMENT.get(src.type, "int")

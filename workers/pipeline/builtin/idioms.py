@@ -215,6 +215,7 @@ class Env:
     seen: str | None = None  # a set of the elements before it the loop keeps
     spare: bool = False  # a walk by index: the element may go unread when the index reads the data
     key: str | None = None  # a walk over a mapping's items: the name whose count the element is
+    shrunk: str | None = None  # the element an enclosing while wears down (not worn down again inside it)
 
 
 @dataclass
@@ -1039,7 +1040,7 @@ class _Program:
         kept_before = env.prev is not None or env.seen is not None  # the walk reads the element after the body
         env = replace(env, prev=None, seen=None)
         if env.x is not None and env.x_kind in _SHRINKS and not kept_before and self.shrinks \
-                and rng.random() < SHRINK_WHILES:
+                and env.shrunk != env.x and rng.random() < SHRINK_WHILES:
             self.shrink_while(rest, env)
             return
         if env.x is None and env.kind == "stock":
@@ -1247,7 +1248,7 @@ class _Program:
         test, step = rng.choice(forms)
         w.line(f"while {test}:")
         w.indent += 1
-        self.inner(rest, replace(env, loop_depth=env.loop_depth + 1))
+        self.inner(rest, replace(env, loop_depth=env.loop_depth + 1, shrunk=x))
         w.line(step)
         w.indent -= 1
 

@@ -1,6 +1,7 @@
-"""C6 programs of the generic forms call their helper where its value can change: a call on
-the whole input inside a loop gives the same value every turn (a reader asks why it is
-recomputed), so the turn feeds its element and the helper is called once, after the walk."""
+"""Session 17's rules for the generic forms (C3-C6 programs the idiom library declines): the C6
+helper is not called on the whole input inside a loop (the same value every turn: the turn
+feeds its element and the helper is called once, after the walk), and the names they give
+to what they build say what it is for (a total, the items kept, a working copy)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,31 @@ def test_the_check_sees_a_call_the_loop_never_changes() -> None:
     assert _helper_calls_in_loops(code) == (1, ["clip(record)"])
     moved = code.replace("        kept.append(clip(record))\n    return", "    kept.append(clip(record))\n    return")
     assert _helper_calls_in_loops(moved) == (1, [])
+
+
+def _accumulators(code: str) -> list[str]:
+    """Names the entry starts empty or at zero and then adds to (`total = 0 ... total += x`)."""
+    entry = [n for n in ast.parse(code).body if isinstance(n, ast.FunctionDef)][-1]
+    starts = {s.targets[0].id for s in entry.body if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name)
+              and isinstance(s.value, (ast.Constant, ast.List)) and not getattr(s.value, "elts", None)}
+    grown = {n.target.id for n in ast.walk(entry) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
+    grown |= {n.func.value.id for n in ast.walk(entry) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr == "append" and isinstance(n.func.value, ast.Name)}
+    counters = {n.id for w in ast.walk(entry) if isinstance(w, ast.While) for n in ast.walk(w.test) if isinstance(n, ast.Name)}
+    return sorted(starts & grown - counters)
+
+
+@pytest.mark.parametrize("blueprint", BLUEPRINTS)
+def test_the_generic_forms_name_what_a_value_is_for(blueprint: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    from workers.pipeline.builtin.flow import _ACC_NAMES
+    roles = {n for names in _ACC_NAMES.values() for n in names}
+    codes = _flow_draws(blueprint, monkeypatch)
+    accs = [a for code in codes for a in _accumulators(code)]
+    assert len(accs) > 20
+    assert set(accs) <= roles, sorted(set(accs) - roles)
+    for code in codes:  # a number's digits are digits; an id taken off a work list is not one
+        for loop in (n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.While)):
+            first = loop.body[0]
+            if isinstance(first, ast.Assign) and isinstance(first.value, ast.Call) \
+                    and isinstance(first.value.func, ast.Attribute) and first.value.func.attr == "pop":
+                assert first.targets[0].id not in ("digit", "last_digit", "d"), code

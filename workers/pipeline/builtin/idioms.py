@@ -2098,11 +2098,11 @@ class _StmtProgram(_Program):
 
 
 def _build_statement(entry: Entry, knobs: Knobs, rng: random.Random, fitting: list[Use],
-                     entry_names: tuple[str, ...]) -> tuple[str, str, str] | None:
+                     entry_names: tuple[str, ...], depth0_share: bool = True) -> tuple[str, str, str] | None:
     loops = any(k in ("for", "while") for k in knobs.blueprint)
     fitting = [u for u in fitting if (u.stmt if loops else u.flat)
                and not (u.straight_only and knobs.control_flow_depth)]
-    if not fitting or (not knobs.control_flow_depth
+    if not fitting or (not knobs.control_flow_depth and depth0_share
                        and rng.random() > min(0.25, STATEMENT_DEPTH0_SHARE * len(fitting))):
         return None
     if knobs.control_flow_depth and not loops and rng.random() < STATEMENT_TESTS_DECLINE:
@@ -2155,9 +2155,10 @@ def _mentions(lines: list[str], name: str) -> bool:
 
 
 def build_idiom(entry: Entry, knobs: Knobs, rng: random.Random,
-                entry_names: tuple[str, ...]) -> tuple[str, str, str] | None:
+                entry_names: tuple[str, ...], depth0_share: bool = True) -> tuple[str, str, str] | None:
     """(code, entry point, call arguments) from the idiom library, or None when it has no
-    use for this entry or level."""
+    use for this entry or level. `depth0_share`: straight code (C1/C2) takes the library's
+    forms on a share of draws only (False: on every draw, where the generic forms failed)."""
     uses = USES.get((entry.type, entry.method))
     if not uses or not knobs.nested_calls:
         return None
@@ -2167,12 +2168,12 @@ def build_idiom(entry: Entry, knobs: Knobs, rng: random.Random,
     if not fitting:
         return None
     if any(u.statement for u in fitting):  # an entry's uses are statements or expressions, not both
-        return _build_statement(entry, knobs, rng, [u for u in fitting if u.statement], entry_names)
+        return _build_statement(entry, knobs, rng, [u for u in fitting if u.statement], entry_names, depth0_share)
     if knobs.control_flow_depth:  # depth-0 uses are left out of loops and tests
         fitting = [u for u in fitting if not u.straight_only]
         if not fitting:
             return None
-    if not knobs.control_flow_depth and rng.random() > min(0.25, DEPTH0_SHARE * len(fitting)):
+    if not knobs.control_flow_depth and depth0_share and rng.random() > min(0.25, DEPTH0_SHARE * len(fitting)):
         return None  # a straight pipeline has few surface variants: keep a cell's programs distinct
     use = rng.choice(fitting)
     try:

@@ -35,6 +35,7 @@ from workers.pipeline.naturalness.static import IDEMPOTENT
 
 MAX_ATTEMPTS = 24
 MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
+STRAIGHT_RESCUES = 6  # C1/C2: idiom draws tried when no generic draw passed the self-check
 IDIOM_SHARE = 1.0  # draws that try the idiom library first (it declines entries and draws it cannot write)
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
@@ -360,6 +361,29 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 
+def _straight_rescue(entry: Entry, knobs: Knobs, target: Constraint, seed: int, index: int, variant: int,
+                     best: tuple[int, GeneratedProgram]) -> tuple[int, GeneratedProgram]:
+    """Straight code (C1/C2) whose generic draws all failed the self-check: some entries'
+    generic forms are constant on nearly every input (`a == b == c` over three tuples,
+    `a > b > c` over sets, a mapping cleared twice). The idiom library's straight forms,
+    taken on a share of depth-0 draws only (a cell's programs keep varied surfaces), are
+    tried here on every draw; the first clean one is kept, else the best so far."""
+    names = ENTRY_NAMES.get(subject_type(entry), ENTRY_NAMES["list"])
+    for attempt in range(STRAIGHT_RESCUES):
+        rng = random.Random(f"builtin-rescue:{seed}:{index}.{variant}:{entry.type}:{entry.method}:"
+                            f"{target.level}:{attempt}")
+        made = build_idiom(entry, knobs, rng, names, depth0_share=False)
+        if made is None or not statically_fit(made[0], made[1], target):
+            continue
+        found = GeneratedProgram(*made, MAX_ATTEMPTS + attempt + 1)
+        verdict = self_check(found.code, found.entry_point, found.args, check_seed(seed, index * 64 + variant))
+        if verdict.clean:
+            return (0, found)
+        if verdict.score < best[0]:
+            best = (verdict.score, found)
+    return best
+
+
 def generate_program(constraint: Constraint, seed: int, index: int,
                      catalog: Catalog | None = None, variant: int = 0) -> GeneratedProgram:
     """The program for slot `index` of a batch seeded `seed` (`variant` > 0: the n-th
@@ -388,6 +412,8 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         checked += 1
         if checked == MAX_CHECKED:
             break
+    if best is not None and not knobs.control_flow_depth:
+        best = _straight_rescue(entry, knobs, target, seed, index, variant, best)
     if best is not None:
         return best[1]
     assert program is not None

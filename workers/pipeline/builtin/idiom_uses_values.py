@@ -326,4 +326,10 @@ VALUE_USES: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("{{w[0] for w in {xs}}} > {{w[0] for w in {xs} if w > {x}}}", "bool", "words", calls=False,
            names="initials_beyond_later check_groups", straight_only=True),
     ),
+    # proper subsets in a chain: the large values miss a residue the others have, and some
+    # residue of 3 is missing altogether
+    ("set", "<"): (
+        _u("{{v % 3 for v in {xs} if v > {n}}} < {{v % 3 for v in {xs}}} < {{0, 1, 2}}", "bool", "ints", calls=False,
+           names="residues_missed_by_large check_groups"),
+    ),
 }

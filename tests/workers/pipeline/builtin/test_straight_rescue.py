@@ -16,7 +16,8 @@ CATALOG = load_catalog()
 
 
 @pytest.mark.parametrize("cell", [("tuple", "==", "C2"), ("dict", "clear", "C2"), ("set", ">", "C2"),
-                                  ("str", "startswith", "C2"), ("set", "<=", "C2")])
+                                  ("str", "startswith", "C2"), ("set", "<=", "C2"),
+                                  ("set", "<", "C2")])
 def test_a_cell_whose_generic_forms_are_constant_gets_programs_whose_output_varies(cell: tuple[str, str, str]) -> None:
     t, method, level = cell
     rescued = 0
@@ -34,3 +35,11 @@ def test_a_cell_the_generic_forms_serve_is_not_rescued() -> None:
     # a straight cell whose generic draws pass keeps them: the rescue is a fallback only
     programs = [generate_program(Constraint("list", "count", "C2", LEVELS["C2"]), 5, i, CATALOG) for i in range(4)]
     assert all(p.attempts <= MAX_ATTEMPTS for p in programs)
+
+
+@pytest.mark.parametrize("level", ["C3", "C5", "C6"])
+def test_set_proper_subset_chains_pass_the_static_check_at_every_depth(level: str) -> None:
+    # the `set.<` use chains two proper-subset tests; a single `<` would not be a nested use
+    programs = [generate_program(Constraint("set", "<", level, LEVELS[level]), 5, i, CATALOG) for i in range(3)]
+    assert all(p.matches and p.attempts < MAX_ATTEMPTS for p in programs), [p.code for p in programs]
+    assert any("} < {" in p.code for p in programs)

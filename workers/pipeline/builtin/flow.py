@@ -175,8 +175,6 @@ MIN_ARM = (4, 2)  # of them, what each arm off the deepest path gets: wanted, at
 MAX_PATHS = 2  # inputs the arms under whole-input tests may need in all before an else joins
 _BOUNDS = SizeBounds()
 
-
-
 # names by role (a number summed up is a total, items kept are found or kept, a working copy
 # is what the target updates), not any local: `rest = 0 ... rest += x` reads as a leftover
 _ACC_NAMES = {"number": ("total", "tally", "result", "score", "count"),
@@ -460,7 +458,8 @@ class Flow:
     def target_feed(self, nest: int) -> None:
         if self.helper is not None:
             element = self.newest_element()
-            if element is not None and not self.stmt_form and self.receiver() in (self.param.name, f"max({self.param.name})"):
+            whole = self.receiver() in (self.param.name, f"max({self.param.name})")
+            if element is not None and whole and not self.stmt_form:
                 # in a loop, a call on the whole input gives the same value every turn: the
                 # turn feeds its element and the helper is called once, after the walk
                 self.feed_element(element)

@@ -25,7 +25,7 @@ from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
 from workers.pipeline.builtin.idioms import build_idiom
 from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
-from workers.pipeline.builtin.selfcheck import check_seed, self_check
+from workers.pipeline.builtin.selfcheck import Verdict, check_seed, self_check
 from workers.pipeline.builtin import straight_builtins
 from workers.pipeline.builtin.straight_shapes import combine, prep
 from workers.pipeline.constraints.catalog import Catalog, Entry, load_catalog
@@ -361,6 +361,11 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 
+def _judged(found: GeneratedProgram, seed: int, index: int, variant: int) -> Verdict:
+    """The self-check of a draft for slot `index` (every draft of a slot on the same inputs)."""
+    return self_check(found.code, found.entry_point, found.args, check_seed(seed, index * 64 + variant))
+
+
 def _straight_rescue(entry: Entry, knobs: Knobs, target: Constraint, seed: int, index: int, variant: int,
                      best: tuple[int, GeneratedProgram]) -> tuple[int, GeneratedProgram]:
     """Straight code (C1/C2) whose generic draws all failed the self-check: some entries'
@@ -376,7 +381,7 @@ def _straight_rescue(entry: Entry, knobs: Knobs, target: Constraint, seed: int, 
         if made is None or not statically_fit(made[0], made[1], target):
             continue
         found = GeneratedProgram(*made, MAX_ATTEMPTS + attempt + 1)
-        verdict = self_check(found.code, found.entry_point, found.args, check_seed(seed, index * 64 + variant))
+        verdict = _judged(found, seed, index, variant)
         if verdict.clean:
             return (0, found)
         if verdict.score < best[0]:
@@ -403,8 +408,7 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         if not statically_fit(program.code, program.entry_point, target):
             continue
         found = GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
-        verdict = self_check(found.code, found.entry_point, found.args,
-                             check_seed(seed, index * 64 + variant))
+        verdict = _judged(found, seed, index, variant)
         if verdict.clean:
             return found
         if best is None or verdict.score < best[0]:

@@ -44,7 +44,7 @@ _LOCALS = ("result", "cleaned", "total", "found", "parts", "kept", "best", "matc
 _ELEMENT_NAMES = {
     "str": ("ch", "word", "part", "letter", "piece", "item"),
     "int": ("x", "value", "score", "num", "item", "entry"),
-    "float": ("p", "reading", "value", "amount"),
+    "float": ("p", "reading", "value", "amount", "price", "level", "rate", "share"),
     "index": ("i", "j", "k", "pos", "idx"),
 }
 _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle", "pixel",

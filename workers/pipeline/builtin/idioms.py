@@ -61,8 +61,8 @@ _ELEM_NAMES = {"int": ("score", "item", "amount", "num", "mark", "entry"),
                "word": ("token", "label", "term", "city", "part"),
                "char": ("letter", "symbol", "char"),
                "float": ("price", "cost", "fare", "share"),
-               "index": ("idx", "slot", "at", "pos_")}
-_LIMIT_NAMES = ("limit", "cutoff", "threshold", "bound", "floor_", "target")
+               "index": ("idx", "slot", "at", "pos")}
+_LIMIT_NAMES = ("limit", "cutoff", "threshold", "bound", "floor", "target")
 _STOCK_NAMES = (("name", "item", "product", "label"), ("count", "qty", "amount", "units"))  # a mapping's entry
 _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
               "best": ("best", "peak", "top", "highest"),
@@ -748,7 +748,8 @@ class _Program:
                                f"max({acc}.values(), key=len, default=[])", f"[len({acc}[k]) for k in sorted({acc})]",
                                f"sorted({acc}, key=lambda k: len({acc}[k]))"))
         if self.acc_kind == "number" and top:
-            return rng.choice((acc, acc, acc, f"({acc}, len({top}))", f"abs({acc})"))
+            # (the total, or per item: not a pair with the input's size, a value no line computed)
+            return rng.choice((acc, acc, acc, f"round({acc} / len({top}), 1)", f"abs({acc})"))
         if self.unset:  # no item set it
             return rng.choice((acc, f"{acc} if {acc} is not None else {'0.0' if self.use.rtype == 'float' else '0'}"))
         return acc
@@ -1117,7 +1118,7 @@ class _Program:
                 w.indent -= 1
                 return
             if style == "partition":  # the text parsed word by word off its front (or its back)
-                left = w.name(("remaining", "rest_", "unread"))
+                left = w.name(("remaining", "rest", "unread"))
                 sep = ", " if ", " in self.data_lit else "," if "," in self.data_lit else " "
                 w.line(f"{left} = {env.xs}{rng.choice(('', '', '.strip()', '.lower()'))}")
                 w.line(f"while {left}:")
@@ -1141,7 +1142,7 @@ class _Program:
             self.inner(rest, sub)
             w.indent -= 1
         elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.35:  # the next few, as a work list
-            todo, y = w.name(("ahead", "upcoming", "rest_")), w.name(("other", "later", "nxt"))
+            todo, y = w.name(("ahead", "upcoming", "rest")), w.name(("other", "later", "nxt"))
             queue = rng.random() < 0.4 and self.methods("collections.deque(")
             window = f"{env.xs}[{env.i} + 1:{env.i} + {self.span}]"
             w.line(f"{todo} = collections.deque({window})" if queue else f"{todo} = {window}")
@@ -1163,7 +1164,7 @@ class _Program:
             w.line(f"{j} += 1")
             w.indent -= 1
         elif env.x_kind == "digit":  # count the digit down
-            left = w.name(("left", "rest_", "remaining"))
+            left = w.name(("left", "rest", "remaining"))
             w.line(f"{left} = {env.x}")
             w.line(f"while {left} > 0:")
             w.indent += 1
@@ -1171,7 +1172,7 @@ class _Program:
             w.line(f"{left} -= {self.rng.choice((2, 3))}")
             w.indent -= 1
         elif env.x_kind in _NUMERIC:  # its digits (by % and //, or divmod), or its halvings
-            left = w.name(("left", "rest_", "remaining"))
+            left = w.name(("left", "rest", "remaining"))
             w.line(f"{left} = abs({env.x})" if env.x_kind == "int" else f"{left} = abs(int({env.x}))")
             style = rng.choice(("mod", "divmod", "halve") if self.w.allow_calls else ("mod", "halve"))
             if style == "halve":
@@ -1189,7 +1190,7 @@ class _Program:
                     w.line(f"{left} //= 10")
             w.indent -= 1
         elif env.x_kind == "char":  # a letter: its place in the alphabet counted down
-            left = w.name(("left", "rest_", "remaining"))
+            left = w.name(("left", "rest", "remaining"))
             w.line(f"{left} = ord({env.x}) - ord('a')")
             w.line(f"while {left} > 0:")
             w.indent += 1
@@ -1197,7 +1198,7 @@ class _Program:
             w.line(f"{left} -= {self.rng.choice((4, 5, 6))}")
             w.indent -= 1
         elif rng.random() < 0.4:  # a word consumed from the front (or from the back)
-            left, ch = w.name(("rest_", "left", "remaining")), w.name(_ELEM_NAMES["char"])
+            left, ch = w.name(("rest", "left", "remaining")), w.name(_ELEM_NAMES["char"])
             w.line(f"{left} = {env.x}")
             w.line(f"while {left}:")
             w.indent += 1
@@ -1318,7 +1319,7 @@ class _Program:
         until the rest fits a budget (`while sum(pile) > 40`, the longest words until the
         rest fit a width); the test says why the walk stops. Leaves the body's indent open."""
         w, rng, xs = self.w, self.rng, words or sub.xs  # words: a text's, the text itself stays the data
-        todo = w.name(("pile", "ranked", "rest_", "left"))
+        todo = w.name(("pile", "ranked", "rest", "left"))
         a = rng.randint(3, 5) if words is None else rng.randint(2, 3)
         if ek == "word":
             w.line(f"{todo} = sorted({xs}, key=len)" if style == "fits" or rng.random() < 0.5 else f"{todo} = sorted({xs})")
@@ -1919,7 +1920,7 @@ def _differs(param: str, plain: str, prep: list[str], readied: str, literal: str
 
 
 _FORMATS = re.compile(r"\.(zfill|rjust|ljust|center|title|capitalize|upper|lower|casefold)\(|\bf'|\bf\"")
-_HELPER_PARAMS = {"xs": (), "x": ("value", "current", "entry_"), "n": ("limit", "cutoff"),
+_HELPER_PARAMS = {"xs": (), "x": ("value", "current", "entry"), "n": ("limit", "cutoff"),
                   "ys": ("names", "labels"), "i": ("start", "skip")}
 _RECV_ALT = {  # the other arms of a test: (on the current element, on the whole data)
     "seq": (("{acc}.append({x})", "{acc}.insert(0, {x})"), ("{acc}.append({xs}[0])", "{acc}.append({xs}[-1])")),

@@ -35,15 +35,20 @@ def _other_like(g: Ctx, t: str, r: str) -> str:
 # part of the receiver (`(code if code.isalpha() else code[1:]).isalpha()`, alphabetic or
 # so once its first character is dropped), never a literal, whose answer is fixed
 # (`(code if code.isalpha() else 'red').isalpha()` is always True)
-_PARTS = {"str": ("{r}[1:]", "{r}[:-1]", "{r}[1:-1]"), "float": ("{r} * 2", "{r} * 10", "{r} - 0.5")}
+_PARTS = {"str": ("{r}[1:]", "{r}[:-1]", "{r}[1:-1]"), "float": ("{r} * 2", "{r} * 10", "{r} - 0.5", "{r} + 0.5")}
 
 
-def _fallback(g: Ctx, t: str, r: str) -> str:
-    """The other value a predicate's nested use chooses: a known one, else a part of `r`."""
+def _fallback(g: Ctx, t: str, r: str, truth: bool = False) -> str:
+    """The other value a predicate's nested use chooses: a known one, else a part of `r`.
+    `truth`: the predicate is a number's truth (`bool(v)`), which a scaled `v` shares
+    (`bool(v if bool(v) else v * 10)` is `bool(v)`), so the part is shifted instead."""
     known = [v for v in g.pool.get(t, []) if v != r]
     if known and g.rng.random() < 0.7:
         return g.choice(known)
-    return g.choice(_PARTS[t]).format(r=p(r)) if t in _PARTS else g.lit(t)
+    if t not in _PARTS:
+        return g.lit(t)
+    parts = [q for q in _PARTS[t] if not (truth and "*" in q)]
+    return g.choice(parts).format(r=p(r))
 
 
 def _levels(nest: int, choosing: bool) -> int:
@@ -102,7 +107,8 @@ def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
         expr = render(g, r)
         for _ in range(_levels(nest, rtype == "bool" or (idempotent and rtype == recv)) - 1):
             if rtype == "bool":
-                expr = render(g, f"{r} if {expr} else {_fallback(g, recv, r)}")
+                truth = expr.startswith("bool(")  # (the first use, as rendered above)
+                expr = render(g, f"{r} if {expr} else {_fallback(g, recv, r, truth)}")
             elif idempotent and rtype == recv and recv == "dict":
                 # (`a if a.copy() == b else b` is b either way): a key the copy holds or not
                 b = _other_like(g, recv, r)

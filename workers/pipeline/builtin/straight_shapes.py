@@ -79,13 +79,13 @@ def prep(g: Ctx, t: str, r: str, calls: bool) -> tuple[str, str, str | None] | N
         cut = (repr(round(g.rng.uniform(0.5, 15.0), 1)) if g.rng.random() < 0.6
                else g.choice(("0.5", "1.0", "2.5", "5.0", "10.0"))) if t == "float" else str(g.int_(2, 12))
         if calls and kind < 0.3:
-            new = pick_name(g, "magnitude", "size", "distance_")
+            new = pick_name(g, "magnitude", "size", "distance")
             return f"{new} = abs({r})", new, None
         if calls and kind < 0.45:
             new = pick_name(g, "capped", "bounded", "clamped")
             return f"{new} = {g.choice(('min', 'max'))}({r}, {cut})", new, None
         if kind < 0.35:  # the distance from a reference value
-            new = pick_name(g, "gap", "spread", "offset_")
+            new = pick_name(g, "gap", "spread", "offset")
             return f"{new} = {r} - {cut} if {r} > {cut} else {cut} - {r}", new, None
         if kind < 0.7:
             new = pick_name(g, "capped", "bounded", "clamped")

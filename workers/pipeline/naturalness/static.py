@@ -11,7 +11,8 @@ conditional expression whose value is the same either way: `a if t else a`,
 update by the combined amount), `discarded_values` (values computed only to be counted:
 `len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`),
 `predicate_fallback` (a predicate asked again of the value it chose, with a constant to fall
-back on: `(w if w.isalpha() else 'red').isalpha()` is `w.isalpha()` or a fixed answer).
+back on: `(w if w.isalpha() else 'red').isalpha()` is `w.isalpha()` or a fixed answer; or with
+a fallback it answers alike: `bool(v if bool(v) else v * 10)` is `bool(v)`).
 Measures that are not reasons (constant-bounded loops, unused loop variables) are in
 `loop_facts`.
 """
@@ -304,14 +305,43 @@ def _conditional_expression(node: ast.IfExp) -> list[Finding]:
 
 def _predicate_fallback(node: ast.Call) -> bool:
     """`(a if a.m(x) else C).m(x)` for a predicate m and a constant C: the answer is a.m(x)
-    when it holds, else C.m(x), which no input changes."""
+    when it holds, else C.m(x), which no input changes. Also a fallback the predicate
+    answers as it answers `a` (`bool(v if bool(v) else v * 10)`, `(p if p.is_integer() else
+    -p).is_integer()`): the choice changes nothing, the answer is a.m(x)."""
     func = node.func
-    if not (isinstance(func, ast.Attribute) and func.attr.startswith(_PREDICATE_PREFIXES)
-            and isinstance(func.value, ast.IfExp)):
+    if isinstance(func, ast.Name) and func.id == "bool" and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.IfExp) and not node.keywords:
+        choice, predicate = node.args[0], "bool"
+        asked: ast.expr = ast.Call(ast.Name("bool", ast.Load()), [choice.body], [])
+    elif isinstance(func, ast.Attribute) and func.attr.startswith(_PREDICATE_PREFIXES) \
+            and isinstance(func.value, ast.IfExp):
+        choice, predicate = func.value, func.attr
+        asked = ast.Call(ast.Attribute(choice.body, func.attr, ast.Load()), node.args, node.keywords)
+    else:
         return False
-    choice = func.value
-    asked = ast.Call(ast.Attribute(choice.body, func.attr, ast.Load()), node.args, node.keywords)
-    return _same(choice.test, asked) and not any(isinstance(n, ast.Name) for n in ast.walk(choice.orelse))
+    if not _same(choice.test, asked):
+        return False
+    return (not any(isinstance(n, ast.Name) for n in ast.walk(choice.orelse))
+            or _answers_alike(choice.orelse, choice.body, predicate))
+
+
+def _answers_alike(fallback: ast.expr, value: ast.expr, predicate: str) -> bool:
+    """`fallback` is `value` under a change the predicate cannot see: a sign or an absolute
+    value for `bool` and `is_integer`, a nonzero factor or divisor for `bool`."""
+    if predicate not in ("bool", "is_integer"):
+        return False
+    if isinstance(fallback, ast.UnaryOp) and isinstance(fallback.op, (ast.USub, ast.UAdd)):
+        return _same(fallback.operand, value)
+    if isinstance(fallback, ast.Call) and isinstance(fallback.func, ast.Name) \
+            and fallback.func.id == "abs" and len(fallback.args) == 1:
+        return _same(fallback.args[0], value)
+    if predicate == "bool" and isinstance(fallback, ast.BinOp) and isinstance(fallback.op, (ast.Mult, ast.Div)):
+        pairs = [(fallback.left, fallback.right)]
+        if isinstance(fallback.op, ast.Mult):
+            pairs.append((fallback.right, fallback.left))
+        return any(_same(v, value) and isinstance(k, ast.Constant) and isinstance(k.value, (int, float))
+                   and not isinstance(k.value, bool) and k.value != 0 for v, k in pairs)
+    return False
 
 
 def _constant(test: ast.expr) -> bool:

@@ -3,8 +3,10 @@ sandbox, determinism for (seed, index) across hash seeds, and variety."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -43,6 +45,26 @@ def run_all(sb: Sandbox, cells: list[Constraint], hash_seed: int = 0) -> list[tu
     return list(zip(cells, programs, sb.run_many(jobs)))
 
 
+def odd_names(code: str) -> set[str]:
+    """Names no person picks: a pool's spare (`pos_`, `rest_`, kept apart from `pos` by a
+    trailing underscore) or a numbered fallback (`v12`) where a pool ran out."""
+    names = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+    names |= {a.arg for n in ast.walk(ast.parse(code)) if isinstance(n, ast.FunctionDef) for a in n.args.args}
+    return {n for n in names if re.fullmatch(r"\w+_|v\d+", n)}
+
+
+def padded_with_input_size(code: str) -> bool:
+    """`return (total, len(words))`: a result paired with its input's size, a value no line
+    of the program works out (the issue's "tuples of leftover variables")."""
+    tree = ast.parse(code)
+    entry = [f for f in tree.body if isinstance(f, ast.FunctionDef)][-1]
+    params = {a.arg for a in entry.args.args}
+    return any(isinstance(r, ast.Return) and isinstance(r.value, ast.Tuple) and any(
+        isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "len"
+        and len(e.args) == 1 and isinstance(e.args[0], ast.Name) and e.args[0].id in params
+        for e in r.value.elts) for r in ast.walk(entry))
+
+
 @pytest.mark.parametrize("level", list(LEVELS))
 def test_every_entry_passes_the_static_check_for_its_own_constraint(level: str) -> None:
     cells = every_entry(level)
@@ -55,6 +77,8 @@ def test_every_entry_passes_the_static_check_for_its_own_constraint(level: str) 
         parsed = parse_completion(completion_text(program.code, f"print({program.entry_point}({program.args}))"))
         assert isinstance(parsed, ParsedProgram), (parsed, program.code)
         assert measured.target_uses >= 2
+        assert not odd_names(program.code), (odd_names(program.code), program.code)
+        assert not padded_with_input_size(program.code), program.code
         if cell.knobs.control_flow_depth:
             assert measured.blueprint == cell.knobs.blueprint or \
                 cell.knobs.blueprint in measured.blueprints

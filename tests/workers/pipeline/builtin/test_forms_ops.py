@@ -129,7 +129,8 @@ def test_a_nested_predicate_falls_back_on_the_data_not_a_literal() -> None:
     parts = 0
     for seed in range(120):
         for form, t, name in ((str_form(PREDICATES[seed % len(PREDICATES)]), "str", "code"),
-                              (float_form("is_integer"), "float", "price")):
+                              (float_form("is_integer"), "float", "price"),
+                              (float_form("bool()"), "float", "price")):
             g = Ctx(random.Random(seed), seed % 2 == 0)
             g.param(t)
             expr = form(g, g.params[-1].name, 2).expr

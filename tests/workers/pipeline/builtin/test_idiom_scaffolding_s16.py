@@ -53,7 +53,7 @@ def test_sorted_data_is_taken_off_its_large_end_while_its_test_holds(monkeypatch
     found = 0
     for code, entry, args in blueprint_draws(("while", "if"), 6, ("list", "str"), "s16-pops"):
         # (the names bounded_pops gives the pile; other walks stop when the result is enough)
-        m = re.search(r"\b(pile|ranked|rest_) = sorted\((.+)\)\n\s+while (.+):\n\s+(\w+) = \1\.pop\(\)\n", code)
+        m = re.search(r"\b(pile|ranked|rest) = sorted\((.+)\)\n\s+while (.+):\n\s+(\w+) = \1\.pop\(\)\n", code)
         if m is None:
             continue
         pile, test = m.group(1), m.group(3)

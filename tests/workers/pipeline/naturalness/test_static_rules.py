@@ -58,6 +58,9 @@ NATURAL = '''def count_long_words(text, limit):
     ("predicate_fallback", "def f(code):\n    return (code if code.isalpha() else 'red').isalpha()\n"),
     ("predicate_fallback", "def f(p):\n    return (p if p.is_integer() else 2.5).is_integer()\n"),
     ("predicate_fallback", "def f(w):\n    return (w if w.startswith('a') else 'ant').startswith('a')\n"),
+    ("predicate_fallback", "def f(v):\n    return bool(v if bool(v) else v * 10)\n"),
+    ("predicate_fallback", "def f(v):\n    return bool(v if bool(v) else 2 * v)\n"),
+    ("predicate_fallback", "def f(p):\n    return (p if p.is_integer() else -p).is_integer()\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
@@ -68,6 +71,9 @@ def test_a_conditional_expression_that_chooses_is_not_flagged() -> None:
     # a predicate asked again of a value it chose among the data is two tests, not one
     assert static_findings("def f(a, b):\n    return (a if a.isalpha() else b).isalpha()\n") == []
     assert static_findings("def f(a):\n    return (a if a.isalpha() else a[1:]).isalpha()\n") == []
+    # a shifted number can change its truth, a scaled one only its integer-ness
+    assert static_findings("def f(v):\n    return bool(v if bool(v) else v - 0.5)\n") == []
+    assert static_findings("def f(p):\n    return (p if p.is_integer() else p * 10).is_integer()\n") == []
     assert static_findings("def f(a):\n    return (a if a.lower() < 'm' else 'm').lower()\n") == []  # a clamp
     assert static_findings("def f(a, b):\n    return a if a == b else sorted(b)\n") == []
     assert static_findings("def f(a, b, c):\n    return (a if b.copy() == c else c).copy()\n") == []

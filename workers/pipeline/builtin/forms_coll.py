@@ -52,23 +52,26 @@ def _pop(t: str) -> Form:
     """In straight code a list's pop nests as a draw where the item taken says which item
     comes next (`deck.pop(deck.pop(0) % len(deck))`; `% 2` where no call may be written);
     before, the inner value went into a temporary list only to be popped straight back out
-    (`(xs + [xs.pop()]).pop()`). Where the use may run many times (in a loop, or a helper
-    called in one) that older form stays: it takes one item and gives one back per use,
-    while a draw takes one item per level and emptied the list in every checked draw of
-    some C3-C6 cells. A set pops from itself joined with the inner value, after a literal
-    is added (a set's pop takes any item, so it has one)."""
+    (`(xs + [xs.pop()]).pop()`, the gate's identity_operation). Where the use may run many
+    times (in a loop, or a helper called in one) the list is first given as many items as
+    the draw takes (`deck += [4, 7]`), so a use in a loop does not empty it, and the draw
+    starts at the front (`deck.pop(deck.pop(0) % len(deck))`), never at the item just given
+    (`deck += [4]; deck.pop()` is 4 on every input). A set pops
+    from itself joined with the inner value, after a literal is added (a set's pop takes
+    any item, so it has one)."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        if t == "list" and g.straight:
-            expr = f"{r}.pop({g.choice(('', '0', '-1'))})"
+        if t == "list":
+            given = []  # where the use may repeat: as many items as the draw takes (one more
+            if not g.straight:  # where `% 2` picks), the draw starting at the front
+                given = [_given(t, r, [g.int_(0, 9) for _ in range(nest + (not g.allow_calls))])]
+            expr = f"{r}.pop({g.choice(('', '0', '-1')) if g.straight else '0'})"
             for _ in range(nest - 1):
                 expr = f"{r}.pop({expr} % {f'len({r})' if g.allow_calls else 2})"
-            return Piece(expr, "int")
+            return Piece(expr, "int", given)
         grow = _given(t, r, [g.int_(0, 9)])
-        arg = g.choice(("", "", "0", "-1")) if t == "list" else ""
-        expr = f"{r}.pop({arg})"
+        expr = f"{r}.pop()"
         for _ in range(nest - 1):
-            expr = (f"({r} + [{expr}]).pop({g.choice(('', '0'))})" if t == "list"
-                    else f"({r} | {{{expr}}}).pop()")
+            expr = f"({r} | {{{expr}}}).pop()"
         return Piece(expr, "int", [grow])
     return make
 

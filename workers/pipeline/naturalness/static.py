@@ -7,9 +7,10 @@ Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
 conditional expression whose value is the same either way: `a if t else a`,
 `a if a.copy() == b else b`), `identity_operation` (an operand given back unchanged: `x * 1`,
-`n + 0`, `s + ''`, `v ** 1`, `total -= 0`), `repeated_update` (`x *= 2` twice in a row: one
+`n + 0`, `s + ''`, `v ** 1`, `total -= 0`, `(xs + [v]).pop()`), `repeated_update` (`x *= 2` twice in a row: one
 update by the combined amount), `discarded_values` (values computed only to be counted:
-`len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`),
+`len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`,
+`len((a, b, c))`),
 `predicate_fallback` (a predicate asked again of the value it chose, with a constant to fall
 back on: `(w if w.isalpha() else 'red').isalpha()` is `w.isalpha()` or a fixed answer; or with
 a fallback it answers alike: `bool(v if bool(v) else v * 10)` is `bool(v)`).
@@ -174,6 +175,8 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
             found.append(Finding("predicate_fallback", line, ast.unparse(node)[:60]))
         if isinstance(node, (ast.BinOp, ast.AugAssign)) and _gives_back(node):
             found.append(Finding("identity_operation", line, ast.unparse(node)[:60]))
+        if isinstance(node, ast.Call) and _popped_straight_back(node):
+            found.append(Finding("identity_operation", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and _call_name(node) == "filter" and len(node.args) == 2 \
                 and _call_name(node.args[1]) == "filter" and isinstance(node.args[1].func, ast.Name) \
                 and len(node.args[1].args) == 2 and _same(node.args[0], node.args[1].args[0]):
@@ -207,6 +210,8 @@ def discarded(node: ast.expr) -> str:
 
     while isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         node = node.value
+    if isinstance(node, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return "a display's size is fixed by the text"
     if called(node, _SEQUENCES) and len(node.args) == 1 and not node.keywords:
         inner = node.args[0]
         if isinstance(inner, ast.GeneratorExp):
@@ -254,6 +259,17 @@ def _gives_back(node: ast.BinOp | ast.AugAssign) -> bool:
     if _identity(right, node.op):
         return True
     return isinstance(node, ast.BinOp) and isinstance(node.op, _COMMUTING) and _identity(node.left, node.op)
+
+
+def _popped_straight_back(node: ast.Call) -> bool:
+    """`(xs + [v]).pop()` is `v`: a value put at the end of a new list only to be taken
+    straight back off it (the list is thrown away)."""
+    func = node.func
+    return (isinstance(func, ast.Attribute) and func.attr == "pop" and not node.keywords
+            and (not node.args or ast.unparse(node.args[0]) == "-1")
+            and isinstance(func.value, ast.BinOp) and isinstance(func.value.op, ast.Add)
+            and isinstance(func.value.right, ast.List) and len(func.value.right.elts) == 1
+            and not isinstance(func.value.right.elts[0], ast.Starred))
 
 
 def repeated_effects(nodes: list[ast.AST]) -> list[Finding]:

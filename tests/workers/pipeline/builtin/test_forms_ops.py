@@ -101,6 +101,34 @@ def test_a_list_pop_in_straight_code_draws_by_the_item_it_took() -> None:
         assert len(deck) == 2 and taken in (4, 9, 1, 7)
 
 
+def test_a_list_pop_that_may_repeat_gives_what_it_takes_and_draws_from_the_front() -> None:
+    """In a loop or a helper called in one, the list is given as many items as the draw
+    takes, so repeated uses do not empty it, and the draw starts at the front: before, the
+    item just given was popped straight back (`deck += [2]; total += deck.pop()` is 2 on
+    every input, `(deck + [deck.pop()]).pop()` the gate's identity_operation)."""
+    from workers.pipeline.builtin.forms_coll import list_form
+    from workers.pipeline.naturalness.static import static_findings
+    for seed in range(60):
+        nest = 1 + seed % 3
+        g = Ctx(random.Random(seed), seed % 2 == 0)
+        piece = list_form("pop")(g, "deck", nest)
+        (given,) = piece.pre
+        assert given.startswith("deck += [") and "+ [" not in piece.expr, piece
+        assert piece.expr.count("deck.pop(0)") == 1, piece
+        deck = [40, 90, 10, 70]
+        for turn in range(5):  # the use, again and again
+            exec(given, {"deck": deck})  # noqa: S102 - the form's own text
+            taken = eval(piece.expr, {"deck": deck})  # noqa: S307
+            assert len(deck) == 4 + (not g.allow_calls) * (turn + 1), (piece, deck)
+        assert static_findings(f"def f(deck):\n    {given}\n    return {piece.expr}\n") == []
+    # the first value taken is the data's, not the item just given
+    g = Ctx(random.Random(1), True)
+    piece = list_form("pop")(g, "deck", 1)
+    deck = [40, 90]
+    exec(piece.pre[0], {"deck": deck})  # noqa: S102
+    assert eval(piece.expr, {"deck": deck}) == 40  # noqa: S307
+
+
 def test_str_literals_are_english_fragments_of_the_asked_length() -> None:
     """Ctx.word wrote runs of random letters ('hfaa', 'bhbh') that no input text holds:
     each literal is now a letter, a common pair or affix, or a short word, of exactly the

@@ -48,6 +48,8 @@ NATURAL = '''def count_long_words(text, limit):
     ("identity_operation", "def f(n):\n    return 0 + n\n"),
     ("identity_operation", "def f(s):\n    return s + '' + s[0]\n"),
     ("identity_operation", "def f(xs):\n    total = 0\n    for x in xs:\n        total -= 0\n        total += x\n    return total\n"),
+    ("identity_operation", "def f(xs):\n    return (xs + [xs.pop()]).pop()\n"),
+    ("identity_operation", "def f(xs, v):\n    return (xs + [v * 2]).pop(-1)\n"),
     ("repeated_update", "def f(scores):\n    scores *= 2\n    scores *= 2\n    return scores\n"),
     ("discarded_values", "def f(text):\n    return len([part.strip() for part in text.split(',')])\n"),
     ("discarded_values", "def f(xs):\n    return len([sum(xs[:j]) for j in range(1, len(xs) + 1)][:3])\n"),
@@ -55,6 +57,7 @@ NATURAL = '''def count_long_words(text, limit):
     ("discarded_values", "def f(xs):\n    return len(sorted(xs)) + xs[0]\n"),
     ("discarded_values", "def f(s):\n    return len(s.upper())\n"),
     ("discarded_values", "def f(xs):\n    return len(list(map(abs, xs)))\n"),
+    ("discarded_values", "def f(xs):\n    return sum(len((i, v, xs.count(v))) for i, v in enumerate(xs))\n"),
     ("predicate_fallback", "def f(code):\n    return (code if code.isalpha() else 'red').isalpha()\n"),
     ("predicate_fallback", "def f(p):\n    return (p if p.is_integer() else 2.5).is_integer()\n"),
     ("predicate_fallback", "def f(w):\n    return (w if w.startswith('a') else 'ant').startswith('a')\n"),
@@ -88,6 +91,12 @@ def test_counting_what_the_values_decide_is_not_discarded_values() -> None:
                  "len({str(x)[0] for x in xs})", "len(str(xs[0]).strip('0'))",
                  "sum(len(str(x)) for x in xs)", "len(list(filter(None, xs)))", "len(set(map(abs, xs)))"):
         assert static_findings(f"def f(xs):\n    return {body}\n") == [], body
+
+
+def test_a_pop_or_a_size_the_data_decides_is_not_flagged() -> None:
+    # the front of a joined list is the data's, a starred display's size is the data's
+    assert static_findings("def f(xs, v):\n    return (xs + [v]).pop(0)\n") == []
+    assert static_findings("def f(xs, v):\n    return len((*xs, v))\n") == []
 
 
 def test_distinct_keys_and_computed_keys_are_not_repeated_keys() -> None:

@@ -3,7 +3,8 @@
 A use of `str.count` returns an int; to nest it inside another `str.count` the int has to
 become a str argument. Conversions are total (never raise), keep values small and read as
 code a person writes: a count slices the text it counts in (`text[:n]`), a number becomes
-text through an f-string, a flag chooses between two values. Never a bool in arithmetic
+text through an f-string, a text's parts are joined back or one is taken (never the repr
+of a list or a tuple: `str(text.split()).split(',')`), a flag chooses between two values. Never a bool in arithmetic
 (`(c) + 1`, `'s' * c`) or `x.m() or x`. Without `allow_calls` (levels that forbid other
 methods) they use operators, subscripts, f-strings and displays only.
 """
@@ -68,6 +69,10 @@ def to_str(g: Ctx, x: str, t: str, basis: str | None = None) -> str:
         return pick(g, x, repr(g.choice(("yes", "on", "ok", "+"))), repr(g.choice(("no", "off", "-"))))
     if t == "bytes" and g.allow_calls:
         return f"{p(x)}.decode()"
+    if t == "tuple_str":  # a partition's parts: its head or its tail, not the tuple's repr
+        return f"{p(x)}[{g.choice(('0', '-1'))}]"
+    if t == "list_str":  # parts joined back, or the first (none: '') where no call may be added
+        return f"{g.choice((repr(' '), repr(','), repr('-')))}.join({x})" if g.allow_calls else f"({x} + [''])[0]"
     return fstring(g, x)
 
 

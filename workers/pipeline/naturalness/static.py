@@ -7,13 +7,13 @@ Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
 conditional expression whose value is the same either way: `a if t else a`,
 `a if a.copy() == b else b`), `identity_operation` (an operand given back unchanged: `x * 1`,
-`n + 0`, `s + ''`, `v ** 1`, `total -= 0`, `(xs + [v]).pop()`), `repeated_update` (`x *= 2` twice in a row: one
-update by the combined amount), `discarded_values` (values computed only to be counted:
-`len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`, `len({k: v ...})`,
-`len((a, b, c))`),
-`predicate_fallback` (a predicate asked again of the value it chose, with a constant to fall
-back on: `(w if w.isalpha() else 'red').isalpha()` is `w.isalpha()` or a fixed answer; or with
-a fallback it answers alike: `bool(v if bool(v) else v * 10)` is `bool(v)`).
+`n + 0`, `s + ''`, `v ** 1`, `total -= 0`, `(xs + [v]).pop()`), `repeated_update` (`x *= 2`
+twice in a row: one update by the combined amount), `discarded_values` (values computed
+only to be counted: `len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`,
+`len({k: v ...})`, `len((a, b, c))`), `predicate_fallback` (a predicate asked again of the
+value it chose, with a constant to fall back on: `(w if w.isalpha() else 'red').isalpha()`
+is `w.isalpha()` or a fixed answer; or with a fallback it answers alike: `bool(v if bool(v)
+else v * 10)` is `bool(v)`).
 Measures that are not reasons (constant-bounded loops, unused loop variables) are in
 `loop_facts`.
 """

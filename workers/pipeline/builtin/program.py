@@ -59,8 +59,16 @@ PREDICATE_INPUTS = {
     "isidentifier": ("2nd_item", "9lives"), "isprintable": ("tab\tsep", "a\nb"),
     "isascii": ("café", "naïve"), "islower": ("Maple", "sTone"),
 }
-HELPER_NAMES = ("normalize", "score", "transform", "check", "pick", "weigh", "clip", "tag",
-                "convert", "measure_one")
+# a helper is named for what it gives back (a `check` that returns a price reads wrong)
+HELPER_NAMES_BY_RESULT = {
+    "bool": ("check", "is_valid", "passes", "qualifies"),
+    "int": ("score", "weigh", "measure_one", "count_in"),
+    "float": ("score", "weigh", "rate_of", "adjusted"),
+    "str": ("normalize", "tag", "convert", "clean", "render"),
+}
+HELPER_NAMES_OTHER = ("pick", "transform", "clip", "select")  # collections
+HELPER_NAMES = tuple(dict.fromkeys(n for names in (*HELPER_NAMES_BY_RESULT.values(), HELPER_NAMES_OTHER)
+                                   for n in names))
 @dataclass(frozen=True)
 class GeneratedProgram:
     code: str  # imports and functions; no print call
@@ -99,8 +107,6 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     default: the parsing rules reject them (`default_args`), so the generator never writes
     one; a literal argument may be passed by name instead. Word by word, the words may be
     taken case set aside (`.lower().split()`) unless `lower` is the target (`banned`)."""
-    name = rng.choice([n for n in HELPER_NAMES if n not in g.used])
-    g.used.add(name)
     hg = Ctx(rng, g.allow_calls, used=g.used, imports=g.imports, max_params=2)
     r = hg.param("float" if subject == "flist" else subject)
     each = subject == "str" and rng.random() < 0.5  # the sub-task word by word (or letter by letter)
@@ -139,6 +145,9 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
         body += [f"    return round({piece.expr}, 2)"]  # a price or rate, to the cent
     else:
         body += [f"    return {piece.expr}"]
+    fitting = [n for n in HELPER_NAMES_BY_RESULT.get(rtype, HELPER_NAMES_OTHER) if n not in g.used]
+    name = rng.choice(fitting or [n for n in HELPER_NAMES if n not in g.used])
+    g.used.add(name)
     head = f"def {name}({', '.join(q.name for q in hg.params)}):"
     sig = ([q.name for q in hg.params], rtype)
     return [head, *body], name, [q.type for q in hg.params], sig

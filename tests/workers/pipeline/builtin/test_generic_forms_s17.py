@@ -102,3 +102,23 @@ def test_the_generic_forms_name_what_a_value_is_for(blueprint: tuple[str, ...], 
             if isinstance(first, ast.Assign) and isinstance(first.value, ast.Call) \
                     and isinstance(first.value.func, ast.Attribute) and first.value.func.attr == "pop":
                 assert first.targets[0].id not in ("digit", "last_digit", "d"), code
+
+
+def test_a_helper_is_named_for_what_it_gives_back() -> None:
+    """`def check(rate): return round(...)` and `def normalize(xs): return xs.count(3) > 1`
+    read wrong: the generic forms' helper takes its name from its result (a test is a
+    `check` or `is_valid`, a number a `score`, a text a `normalize`, a collection a `pick`)."""
+    from workers.pipeline.builtin.context import Ctx
+    from workers.pipeline.builtin.program import HELPER_NAMES_BY_RESULT, HELPER_NAMES_OTHER
+    from workers.pipeline.builtin.registry import form_for, subject_type
+
+    kinds = set()
+    for i, entry in enumerate(load_catalog().entries):
+        form = form_for(entry)
+        if form is None or program._probe(form, True).stmt:
+            continue
+        g = Ctx(random.Random(i), True)
+        _lines, name, _types, (_params, rtype) = program._helper(g, form, subject_type(entry), g.rng, 2)
+        assert name in HELPER_NAMES_BY_RESULT.get(rtype, HELPER_NAMES_OTHER), (entry, name, rtype)
+        kinds.add(rtype if rtype in HELPER_NAMES_BY_RESULT else "other")
+    assert kinds == {"bool", "int", "float", "str", "other"}

@@ -60,6 +60,9 @@ PREDICATE_INPUTS = {
     "isascii": ("café", "naïve"), "islower": ("Maple", "sTone"),
 }
 # a helper is named for what it gives back (a `check` that returns a price reads wrong)
+# methods whose second use on their own result changes nothing: idempotent ones, and pads
+# (`tail = rest.ljust(10)` then `tail.ljust(5)`: the text is already wider)
+SETTLED = IDEMPOTENT | {"center", "ljust", "rjust", "zfill", "format()"}
 HELPER_NAMES_BY_RESULT = {
     "bool": ("check", "is_valid", "passes", "qualifies"),
     "int": ("score", "weigh", "measure_one", "count_in"),
@@ -286,7 +289,7 @@ def _straight(g: Ctx, form, subject: str, param: str, knobs: Knobs, banned: set[
                         value = name
                 else:
                     value = second
-        elif vtype == subject and g.rng.random() < 0.4 and (entry is None or entry.method not in IDEMPOTENT):
+        elif vtype == subject and g.rng.random() < 0.4 and (entry is None or entry.method not in SETTLED):
             again, atype, _ = _use(g, form, value, 1, lines)
             value, vtype = again, atype or subject
     if ending is not None and (other_done or not knobs.other_methods):

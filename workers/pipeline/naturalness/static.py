@@ -1,7 +1,8 @@
 """Static naturalness rules, read from the AST: each finding is a named reason.
 
 Reasons: `dead_store` (a value bound and never read, or a dict key given twice), `self_application` (`a.update(a)`,
-`x - x`), `idempotent_chain` (`.lower().lower()`, or `s.add(v)` twice in a row), `none_fallback` (`(x.m() or x)`),
+`x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
+wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition`,
 `duplicate_condition`, `contradictory_condition`, `duplicate_arms` (two arms of one test
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from dataclasses import dataclass
 
 STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
@@ -175,6 +177,8 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
             found.append(Finding("predicate_fallback", line, ast.unparse(node)[:60]))
         if isinstance(node, (ast.BinOp, ast.AugAssign)) and _gives_back(node):
             found.append(Finding("identity_operation", line, ast.unparse(node)[:60]))
+        if isinstance(node, ast.Call) and _pads_within(node):
+            found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and _popped_straight_back(node):
             found.append(Finding("identity_operation", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and _call_name(node) == "filter" and len(node.args) == 2 \
@@ -259,6 +263,34 @@ def _gives_back(node: ast.BinOp | ast.AugAssign) -> bool:
     if _identity(right, node.op):
         return True
     return isinstance(node, ast.BinOp) and isinstance(node.op, _COMMUTING) and _identity(node.left, node.op)
+
+
+_PADS = frozenset({"zfill", "ljust", "rjust", "center"})
+_FORMAT_WIDTH = re.compile(r"(?:.?[<>^=])?[+\- ]?0?(\d+)")
+
+
+def _pad(node: ast.AST) -> tuple[int, ast.expr] | None:
+    """(the width, the padded value) of a pad to a literal width: `s.ljust(8)`,
+    `s.zfill(5)`, `format(s, '*^9')`."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    func, first = node.func, node.args[0]
+    if isinstance(func, ast.Attribute) and func.attr in _PADS and isinstance(first, ast.Constant) \
+            and type(first.value) is int:
+        return first.value, func.value
+    if isinstance(func, ast.Name) and func.id == "format" and len(node.args) == 2 \
+            and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str) \
+            and (m := _FORMAT_WIDTH.fullmatch(node.args[1].value)):
+        return int(m.group(1)), first
+    return None
+
+
+def _pads_within(node: ast.Call) -> bool:
+    """A pad of a padded text no wider than the pad inside it (`s.zfill(12).zfill(5)`,
+    `s.ljust(5).ljust(5, '#')`): the text is already that wide, the outer pad changes nothing."""
+    outer = _pad(node)
+    inner = _pad(outer[1]) if outer else None
+    return inner is not None and outer[0] <= inner[0]
 
 
 def _popped_straight_back(node: ast.Call) -> bool:

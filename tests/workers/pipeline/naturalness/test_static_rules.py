@@ -48,6 +48,9 @@ NATURAL = '''def count_long_words(text, limit):
     ("identity_operation", "def f(n):\n    return 0 + n\n"),
     ("identity_operation", "def f(s):\n    return s + '' + s[0]\n"),
     ("identity_operation", "def f(xs):\n    total = 0\n    for x in xs:\n        total -= 0\n        total += x\n    return total\n"),
+    ("idempotent_chain", "def f(s):\n    return s.zfill(12).zfill(5)\n"),
+    ("idempotent_chain", "def f(s):\n    return s.ljust(5).ljust(5, '#')\n"),
+    ("idempotent_chain", "def f(s):\n    return format(format(s, '-<5'), '^5')\n"),
     ("identity_operation", "def f(xs):\n    return (xs + [xs.pop()]).pop()\n"),
     ("identity_operation", "def f(xs, v):\n    return (xs + [v * 2]).pop(-1)\n"),
     ("repeated_update", "def f(scores):\n    scores *= 2\n    scores *= 2\n    return scores\n"),
@@ -97,6 +100,9 @@ def test_a_pop_or_a_size_the_data_decides_is_not_flagged() -> None:
     # the front of a joined list is the data's, a starred display's size is the data's
     assert static_findings("def f(xs, v):\n    return (xs + [v]).pop(0)\n") == []
     assert static_findings("def f(xs, v):\n    return len((*xs, v))\n") == []
+    # a wider pad of a padded text, or a cut before a pad, changes it
+    assert static_findings("def f(s):\n    return s.ljust(8, '.').ljust(12)\n") == []
+    assert static_findings("def f(s):\n    return format(format(s, '.3'), '>8')\n") == []
 
 
 def test_distinct_keys_and_computed_keys_are_not_repeated_keys() -> None:

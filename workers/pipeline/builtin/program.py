@@ -36,6 +36,7 @@ from workers.pipeline.naturalness.static import IDEMPOTENT
 MAX_ATTEMPTS = 24
 MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
 STRAIGHT_RESCUES = 6  # C1/C2: idiom draws tried when no generic draw passed the self-check
+IDLE_PATIENCE = 2  # checked draws before one whose only finding is an idle normalizer is kept
 IDIOM_SHARE = 1.0  # draws that try the idiom library first (it declines entries and draws it cannot write)
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
@@ -373,9 +374,12 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 
-def _judged(found: GeneratedProgram, seed: int, index: int, variant: int) -> Verdict:
-    """The self-check of a draft for slot `index` (every draft of a slot on the same inputs)."""
-    return self_check(found.code, found.entry_point, found.args, check_seed(seed, index * 64 + variant))
+def _judged(found: GeneratedProgram, entry: Entry, seed: int, index: int, variant: int) -> Verdict:
+    """The self-check of a draft for slot `index` (every draft of a slot on the same inputs);
+    the target's own calls are not asked to change the output (`lower` on lower-case words
+    is still a use of `lower`)."""
+    return self_check(found.code, found.entry_point, found.args, check_seed(seed, index * 64 + variant),
+                      target=entry.method.removesuffix("()"))
 
 
 def _straight_rescue(entry: Entry, knobs: Knobs, target: Constraint, seed: int, index: int, variant: int,
@@ -393,7 +397,7 @@ def _straight_rescue(entry: Entry, knobs: Knobs, target: Constraint, seed: int, 
         if made is None or not statically_fit(made[0], made[1], target):
             continue
         found = GeneratedProgram(*made, MAX_ATTEMPTS + attempt + 1)
-        verdict = _judged(found, seed, index, variant)
+        verdict = _judged(found, entry, seed, index, variant)
         if verdict.clean:
             return (0, found)
         if verdict.score < best[0]:
@@ -420,8 +424,8 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         if not statically_fit(program.code, program.entry_point, target):
             continue
         found = GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
-        verdict = _judged(found, seed, index, variant)
-        if verdict.clean:
+        verdict = _judged(found, entry, seed, index, variant)
+        if verdict.clean or (checked >= IDLE_PATIENCE and verdict.findings == ("idle_normalizer",)):
             return found
         if best is None or verdict.score < best[0]:
             best = (verdict.score, found)

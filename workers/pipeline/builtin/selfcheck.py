@@ -3,8 +3,10 @@
 A draw is run, in this process, on its own call plus type-directed inputs drawn with a seed
 of its own (never the pipeline's input seed, so the naturalness gate and the bench still
 judge it on inputs it was not chosen on), marked as the naturalness gate's probe marks it
-(branch arms, loop bodies) and with each statement deleted in turn (one compiled copy: every
-statement guarded by a skip index). Its findings (deletable statements, constant output or,
+(branch arms, loop bodies), with each statement deleted in turn (one compiled copy: every
+statement guarded by a skip index) and with each normalizing call of a text (`w.lower()`,
+`s.strip()`) giving its value back unchanged in turn. Its findings (deletable statements, a
+normalizing call that changes no output, constant output or,
 in straight code, an output all inputs but one share, an untaken branch arm, a deepest block that never runs,
 an input that raises, a run longer than `MAX_STEPS` traced lines) score the draw; the
 generator keeps the first clean draw, else the lowest score. The programs are the generator's own templates; a loop-turn cap and
@@ -119,29 +121,80 @@ def _values(args: str) -> tuple:
     return ast.literal_eval(f"({args},)")
 
 
+# calls that give their receiver back in a normal form: on text already in that form
+# (lower-case words, no surrounding blanks) they change nothing. (`abs` is not among them:
+# the idiom library's digit walks guard with it, and its number data are never negative.)
+NORMALIZERS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "capitalize",
+                         "title", "swapcase"})
+
+
+class _Plain(ast.NodeTransformer):
+    """Each normalizing call k (`w.lower()`, `s.strip()`) gives its value back unchanged while
+    `__plain__ == k`, noting that it ran (`__used__`): `(__used__(w) if __plain__ == k else
+    w.lower())` on a name, else `__norm__(k, <value>, lambda v: v.lower())` (the value
+    computed once)."""
+
+    def __init__(self, target: str = "") -> None:
+        self.count = 0
+        self.target = target  # the entry's own method: its uses are the point of the program
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in NORMALIZERS - {self.target}
+                and not node.keywords):
+            return node
+        value = func.value
+        self.count += 1
+        if isinstance(value, ast.Name):  # (most are): `(__used__(w) if __plain__ == k else w.lower())`
+            test = ast.Compare(ast.Name("__plain__", ast.Load()), [ast.Eq()], [ast.Constant(self.count - 1)])
+            used = ast.Call(ast.Name("__used__", ast.Load()), [value], [])
+            return ast.copy_location(ast.IfExp(test, used, node), node)
+        call = ast.Call(ast.Attribute(ast.Name("__v", ast.Load()), func.attr, ast.Load()), node.args, [])
+        wrapped = ast.Call(ast.Name("__norm__", ast.Load()), [
+            ast.Constant(self.count - 1), value,
+            ast.Lambda(ast.arguments([], [ast.arg("__v")], None, [], [], None, []), call)], [])
+        return ast.copy_location(wrapped, node)
+
+
 class _Runner:
     """The draw instrumented as the gate's probe instruments it (`dynamic.instrument`: arms
-    marked, loop turns ticked, statement k guarded by `if __off__ != k`), run in process."""
+    marked, loop turns ticked, statement k guarded by `if __off__ != k`), each normalizing
+    call k able to give its value back unchanged (`__plain__ == k`), run in process."""
 
-    def __init__(self, code: str, entry: str) -> None:
+    def __init__(self, code: str, entry: str, target: str = "") -> None:
         made = instrument(code, max_variants=10_000)
         tree, self.arms, self.variants, self.within = made.tree, made.arms, made.variants, made.within
+        plain = _Plain(target)
+        tree = ast.fix_missing_locations(plain.visit(tree))
+        self.normalizers = plain.count
         self.seen: set[int] = set()
         self.turns = 0
+        self.plain_ran = False  # the normalizing call given back unchanged was reached
         self.space: dict = {"__hit__": self.seen.add, "__tick__": self._tick, "__off__": -1,
+                            "__plain__": -1, "__norm__": self._norm, "__used__": self._used,
                             "__name__": "selfcheck"}
         exec(compile(tree, "<selfcheck>", "exec"), self.space)  # noqa: S102 - our own draw
         self.entry = self.space[entry]
+
+    def _norm(self, k: int, value, call):  # noqa: ANN001, ANN202
+        return self._used(value) if self.space["__plain__"] == k else call(value)
+
+    def _used(self, value):  # noqa: ANN001, ANN202
+        self.plain_ran = True
+        return value
 
     def _tick(self) -> None:
         self.turns += 1
         if self.turns > MAX_TURNS or (self.turns % SIZE_EVERY == 0 and not _sizes_ok(sys._getframe(1))):
             raise _Stop
 
-    def run(self, args: tuple, skip: int = -1) -> tuple[str, frozenset[int]]:
+    def run(self, args: tuple, skip: int = -1, plain: int = -1) -> tuple[str, frozenset[int]]:
         self.seen.clear()
         self.turns = 0
         self.space["__off__"] = skip
+        self.space["__plain__"] = plain
+        self.plain_ran = False
         try:
             value = self.entry(*_fresh(args))
             return "ok:" + hashlib.sha1(repr(value).encode()).hexdigest()[:12], frozenset(self.seen)
@@ -149,13 +202,26 @@ class _Runner:
             return "error:" + type(exc).__name__, frozenset(self.seen)
 
 
-def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
+def _idle(runner: _Runner, k: int, values: list[tuple], original: list[str]) -> bool:
+    """Normalizing call k was reached on some input, and giving its value back unchanged
+    changes no output (a call in an arm no input takes is the arm's finding, not this)."""
+    reached = False
+    for value, out in zip(values, original):
+        if runner.run(value, plain=k)[0] != out:
+            return False
+        reached = reached or runner.plain_ran
+    return reached
+
+
+def self_check(code: str, entry: str, args: str, seed: int, target: str = "") -> Verdict:
+    """The draw's findings and score; `target`: the entry's method, whose own normalizing
+    calls are not asked to change the output."""
     try:
         cands = [InputCandidate(args, "teacher")] + synthesize_inputs(args, CANDIDATES, seed=seed)
     except UnsupportedArguments:
         return Verdict(("arguments",), 100)
     inputs = [c.args for c in distinct_inputs(cands, CANDIDATES + 1)]
-    runner = _Runner(code, entry)
+    runner = _Runner(code, entry, target)
     values = [_values(a) for a in inputs]
     runs = [runner.run(v) for v in values]
     outs, hits = [r[0] for r in runs], [r[1] for r in runs]
@@ -197,6 +263,11 @@ def self_check(code: str, entry: str, args: str, seed: int) -> Verdict:
         score += OWN_CALL_RAISES if outs[0].startswith("error:") else 5
     if "raises" in findings:  # unguarded runs only for draws the guarded runs passed
         return Verdict(tuple(findings), score)
+    if not findings:  # (only a draw clean so far: the others are redrawn whatever it finds)
+        idle = sum(1 for k in range(runner.normalizers) if _idle(runner, k, [values[c] for c in chosen], original))
+        if idle:  # `w.lower()` on words that are all lower case: a call a reader learns to skip
+            findings.append("idle_normalizer")
+            score += 3 * idle
     if not _LOOP.search(code):
         return Verdict(tuple(findings), score)  # straight code and comprehensions: a short run
     space: dict = {"__name__": "draw"}

@@ -68,10 +68,14 @@ def test_most_draws_run_clean_on_their_own_and_drawn_inputs() -> None:
                 verdict = self_check(code, entry, args, seed=5)
                 verdicts["runs"] += 1
                 verdicts["raises"] += "raises" in verdict.findings
-                verdicts["clean"] += verdict.clean
+                verdicts["clean"] += set(verdict.findings) <= {"idle_normalizer"}
+                verdicts["idle"] += "idle_normalizer" in verdict.findings
     assert verdicts["runs"] >= 30, verdicts
     assert verdicts["raises"] <= 0.1 * verdicts["runs"], verdicts
+    # (clean of the findings this test was written for; a normalizing call the data never
+    # needs, `label.rstrip('s')` on words without one, is bounded on its own)
     assert verdicts["clean"] >= 0.5 * verdicts["runs"], verdicts
+    assert verdicts["idle"] <= 0.2 * verdicts["runs"], verdicts
 
 
 def test_c1_draws_call_nothing_but_the_target_and_c6_draws_call_their_helper() -> None:

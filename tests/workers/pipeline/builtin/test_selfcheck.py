@@ -33,6 +33,26 @@ def test_a_natural_program_is_clean() -> None:
     assert verdict.score == 0
 
 
+def test_a_normalizing_call_the_data_never_needs_is_found() -> None:
+    """`w.lower()` over words that are all lower case, `w.strip()` over words with no blank
+    around them: the call changes no output, a reader (and a model) learns to skip it. Where
+    the data needs it, or it is the entry's own method, it is a use; in an arm no input
+    takes it is that arm's finding."""
+    lowered = "def tags(words):\n    return sorted({w.strip().lower() for w in words})\n"
+    verdict = self_check(lowered, "tags", "['maple', 'stone', 'river', 'maple']", seed=1)
+    assert verdict.findings == ("idle_normalizer",) and verdict.score == 6  # strip and lower
+    assert self_check(lowered, "tags", "['Maple', ' stone', 'River', 'maple']", seed=1).clean
+    only_lower = self_check(lowered, "tags", "['maple', 'stone', 'river', 'maple']", seed=1, target="lower")
+    assert only_lower.score == 3  # the strip is still idle
+    untaken = "def shout(word):\n    if len(word) > 50:\n        return word.upper()\n    return word\n"
+    findings = self_check(untaken, "shout", "'maple'", seed=2).findings
+    assert "arm_untaken" in findings and "idle_normalizer" not in findings
+    # a value that is not a name is computed once (`__norm__`), and still judged
+    nested = "def first(words):\n    return sorted(words)[0].lower()\n"
+    assert self_check(nested, "first", "['pear', 'fig', 'kiwi']", seed=3).findings == ("idle_normalizer",)
+    assert self_check(nested, "first", "['Pear', 'Fig', 'kiwi']", seed=3).clean
+
+
 def test_a_statement_without_effect_is_found() -> None:
     code = NATURAL.replace("    return total", "    unused = sorted(scores)\n    scores = unused\n    return total")
     verdict = self_check(code, "count_high", "[3, 9, 1, 7, 12], 5", seed=1)

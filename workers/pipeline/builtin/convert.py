@@ -4,8 +4,8 @@ A use of `str.count` returns an int; to nest it inside another `str.count` the i
 become a str argument. Conversions are total (never raise), keep values small and read as
 code a person writes: a count slices the text it counts in (`text[:n]`), a number becomes
 text through an f-string, a text's parts are joined back or one is taken (never the repr
-of a list or a tuple: `str(text.split()).split(',')`), a flag chooses between two values. Never a bool in arithmetic
-(`(c) + 1`, `'s' * c`) or `x.m() or x`. Without `allow_calls` (levels that forbid other
+of a list or a tuple: `str(text.split()).split(',')`), a flag chooses between two values.
+Never a bool in arithmetic (`(c) + 1`, `'s' * c`) or `x.m() or x`. Without `allow_calls` (levels that forbid other
 methods) they use operators, subscripts, f-strings and displays only.
 """
 

@@ -15,7 +15,7 @@ DIVISORS = ("1.5", "2.0", "2.5", "3.0", "0.75", "4.0")
 def float_form(method: str) -> Form | None:
     t = "float"
     if method == "bool()":
-        return via_self(lambda g, r: f"bool({r})", "bool", t)
+        return via_self(lambda g, r: f"bool({r})", "bool", t, truth=True)
     if method == "int()":
         return via_self(lambda g, r: f"int({r})", "int", t)
     if method in ("math.ceil()", "math.floor()"):

@@ -56,6 +56,9 @@ def _columns(g: Ctx, r: str, nest: int) -> Piece:
     return Piece(expr, "str")
 
 
+PADS = ("center", "ljust", "rjust", "zfill", "format()")  # the text padded to a width
+
+
 def _pad(method: str) -> Form:
     """A pad nests as a wider pad of the padded text (`label.ljust(8, '.').ljust(12)`: a dot
     leader, then the column): a pad no wider than the one inside it changes nothing (the
@@ -120,7 +123,7 @@ def str_form(method: str) -> Form | None:
         return _strip(method)
     if method in PREDICATES:
         return via_self(lambda g, r: f"{p(r)}.{method}()", "bool", t)
-    if method in ("center", "ljust", "rjust", "zfill", "format()"):
+    if method in PADS:
         return _pad(method)
     if method == "expandtabs":
         return _columns

@@ -96,18 +96,18 @@ def via_slot(render: Render, rtype: str, slot: str, default: Callable[[Ctx, str]
 
 
 def via_self(render: Callable[[Ctx, str], str], rtype: str, recv: str,
-             idempotent: bool = False, plain_other: bool = False) -> Form:
+             idempotent: bool = False, plain_other: bool = False, truth: bool = False) -> Form:
     """Nest through the receiver. Idempotent methods and predicates nest by choosing the
     receiver with an inner use (`(a if a.lower() <= b.lower() else b).lower()`), never by
     repeating themselves; other results are chained or converted to the receiver type.
     `plain_other`: the value compared against is not put through the method (a copy
     compares as the original: `(a if a.copy() <= b else b).copy()`; a mapping is chosen by a
-    key it holds, `(a if 'k' in a.copy() else b).copy()`, as `a if a == b else b` is b)."""
+    key it holds, `(a if 'k' in a.copy() else b).copy()`, as `a if a == b else b` is b).
+    `truth`: the predicate is a number's truth (`bool(v)`), see `_fallback`."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = render(g, r)
         for _ in range(_levels(nest, rtype == "bool" or (idempotent and rtype == recv)) - 1):
             if rtype == "bool":
-                truth = expr.startswith("bool(")  # (the first use, as rendered above)
                 expr = render(g, f"{r} if {expr} else {_fallback(g, recv, r, truth)}")
             elif idempotent and rtype == recv and recv == "dict":
                 # (`a if a.copy() == b else b` is b either way): a key the copy holds or not

@@ -22,6 +22,7 @@ from workers.pipeline.builtin.context import Ctx, program_text
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
+from workers.pipeline.builtin.forms_str import PADS
 from workers.pipeline.builtin.idioms import build_idiom
 from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
@@ -60,10 +61,10 @@ PREDICATE_INPUTS = {
     "isidentifier": ("2nd_item", "9lives"), "isprintable": ("tab\tsep", "a\nb"),
     "isascii": ("café", "naïve"), "islower": ("Maple", "sTone"),
 }
-# a helper is named for what it gives back (a `check` that returns a price reads wrong)
 # methods whose second use on their own result changes nothing: idempotent ones, and pads
 # (`tail = rest.ljust(10)` then `tail.ljust(5)`: the text is already wider)
-SETTLED = IDEMPOTENT | {"center", "ljust", "rjust", "zfill", "format()"}
+SETTLED = IDEMPOTENT | set(PADS)
+# a helper is named for what it gives back (a `check` that returns a price reads wrong)
 HELPER_NAMES_BY_RESULT = {
     "bool": ("check", "is_valid", "passes", "qualifies"),
     "int": ("score", "weigh", "measure_one", "count_in"),

@@ -74,6 +74,19 @@ def program_text(lines: list[str], imports: set[str], target: str = "") -> str:
     return tidy_parens(fold_constants(code, keep=target))
 
 
+def renamed(code: str, old: str, new: str) -> str:
+    """`code` with every name `old` written `new` (names only: not an attribute after a dot,
+    not text inside a string)."""
+    lines = code.splitlines(keepends=True)
+    tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    spots = [t.start for k, t in enumerate(tokens) if t.type == tokenize.NAME and t.string == old
+             and not (k and tokens[k - 1].string == ".")]
+    for row, col in reversed(spots):  # right to left, so earlier offsets stay put
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + new + line[col + len(old):]
+    return "".join(lines)
+
+
 _FOLDED = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__}
 _SYMBOLS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 # two digits around one of those operators (a parenthesized literal too): a cheap look

@@ -406,7 +406,7 @@ class Flow:
                         f"{acc} += {x} * {x}" if whole else f"{acc} -= {size}",
                         f"{acc} += {x} ** 2" if whole else f"{acc} += {size} // 2",
                         f"{acc} += 1 if {x} % 2 else -1" if whole else f"{acc} -= 1",
-                        f"{acc} += abs({x})" if var.type in ("int", "float") else f"{acc} -= 1"]
+                        f"{acc} += abs({x})" if _signed(var) else f"{acc} -= 1"]
                 if var.type == "float":  # a price or a reading: whole units down or up
                     ways += [f"{acc} += math.floor({x})", f"{acc} -= math.ceil({x})"]
                 elif var.kind == "char":  # the digits of a text summed, the capitals counted
@@ -432,7 +432,8 @@ class Flow:
                 x = self.pick((f"{x} * 2", f"{x} + 1", f"-{x}", f"{x} // 2", f"{x} % 10"))
             self.feed(x, var.type)
         elif alternative and var.type in ("int", "float"):
-            ways = [f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})", f"{x} ** 2" if var.type == "int" else f"round({x})"]
+            ways = [f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})" if _signed(var) else f"-{x}",
+                    f"{x} ** 2" if var.type == "int" else f"round({x})"]
             if var.type == "float":
                 ways.append(f"math.floor({x})")
             way = g.choice(ways)
@@ -922,7 +923,7 @@ class Flow:
         roll = g.rng.random()
         if inner is not None and inner.type == "int" and inner.kind == "value":
             n, d = self.named(("rest", "left", "remaining")), self.named(("digit", "last_digit", "d"))
-            self.line(f"{n} = abs({inner.name})")
+            self.line(f"{n} = abs({inner.name})" if _signed(inner) else f"{n} = {inner.name}")
             elems = [Var(d, "int", "digit", _digits(inner.sample), _digits(inner.wide))]
             self.scope += elems
             if roll < 0.4:  # digit and rest in one step
@@ -1244,6 +1245,12 @@ def _safe_list(fn: Callable[[Any], list], value: Any) -> list:
         return list(fn(value))
     except (TypeError, ValueError, AttributeError):
         return []
+
+
+def _signed(var: Var) -> bool:
+    """Whether a number can be below zero on the inputs the draw knows (else an `abs` of it
+    changes nothing)."""
+    return var.type in ("int", "float") and any(isinstance(v, (int, float)) and v < 0 for v in var.sample + var.wide)
 
 
 def _digits(values: list) -> list[int]:

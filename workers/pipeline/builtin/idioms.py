@@ -24,7 +24,7 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
-from workers.pipeline.builtin.context import program_text, stdlib_space
+from workers.pipeline.builtin.context import program_text, renamed, stdlib_space
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
@@ -62,6 +62,7 @@ _ELEM_NAMES = {"int": ("score", "item", "amount", "num", "mark", "entry"),
                "char": ("letter", "symbol", "char"),
                "float": ("price", "cost", "fare", "share"),
                "index": ("idx", "slot", "at", "pos")}
+_SIGNED_NAMES = ("readings", "changes", "deltas", "offsets", "balances", "scores")  # numbers below zero too
 _LIMIT_NAMES = ("limit", "cutoff", "threshold", "bound", "floor", "target")
 _STOCK_NAMES = (("name", "item", "product", "label"), ("count", "qty", "amount", "units"))  # a mapping's entry
 _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
@@ -196,6 +197,7 @@ CLOSING_SHARE = 0.35  # C6 programs of a whole-input use that call the helper in
 TESTED_SHARE = 0.4  # those (under a test on the input) whose first test asks the helper
 WALKED_SHARE = 0.4  # those (in a for loop) whose loop walks the helper's items
 HELPER_PREP_SHARE = 0.35  # C6 helpers that first ready their data (sorted, cleaned) before the use
+SIGNED_DATA = 0.5  # programs walking the digits of integer data whose data holds negative numbers
 SUBTASK_SHARE = 0.5  # C6 draws with a test on an element that keep the use and split off that test
 
 
@@ -383,8 +385,37 @@ class _Program:
         read = _names_read(w.lines)
         w.params = [(n, lit) for n, lit in w.params if n in read]  # a parameter a dropped draw asked for goes
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
-        body = helper_lines + [head, *w.lines]
-        return program_text(body, w.imports, self.method), entry, ", ".join(lit for _, lit in w.params)
+        code = program_text(helper_lines + [head, *w.lines], w.imports, self.method)
+        if self.signed:
+            code = self.sign_data(code, data)
+        return code, entry, ", ".join(lit for _, lit in w.params)
+
+    signed: bool | None = None  # the data's numbers may be negative (drawn where a walk asks)
+
+    def magnitude(self, x: str) -> str:
+        """`x` as a size to walk (its digits, its halvings): `abs(x)` where the data may hold
+        negative numbers, else `x` itself. Integer data is made signed for a share of the
+        programs that walk it (`SIGNED_DATA`); prices, counts and letters never are, so an
+        `abs` there would change nothing on any input."""
+        if self.source != "ints":
+            return x
+        if self.signed is None:
+            self.signed = self.rng.random() < SIGNED_DATA
+        return f"abs({x})" if self.signed else x
+
+    def sign_data(self, code: str, data: str) -> str:
+        """Some of the data's numbers negated, and the data named as numbers that can be
+        negative (`readings`, not `ages`)."""
+        k = next(i for i, (n, _) in enumerate(self.w.params) if n == data)
+        values = ast.literal_eval(self.w.params[k][1])
+        for i in self.rng.sample(range(len(values)), self.rng.randint(1, max(1, len(values) // 3))):
+            values[i] = -values[i]
+        name = data
+        if data not in _SIGNED_NAMES:
+            name = self.w.name(_SIGNED_NAMES)
+            code = renamed(code, data, name)
+        self.w.params[k] = (name, repr(values))
+        return code
 
     def hoist_words(self, text: str) -> None:
         """A text split the same way in two places or more is split once, first, into a
@@ -749,7 +780,9 @@ class _Program:
                                f"sorted({acc}, key=lambda k: len({acc}[k]))"))
         if self.acc_kind == "number" and top:
             # (the total, or per item: not a pair with the input's size, a value no line computed)
-            return rng.choice((acc, acc, acc, f"round({acc} / len({top}), 1)", f"abs({acc})"))
+            # (its size only where a line takes from it: a total that only grows is its own size)
+            lowered = any(re.search(rf"\b{acc} -=", line) for line in self.w.lines)
+            return rng.choice((acc, acc, acc, f"round({acc} / len({top}), 1)") + ((f"abs({acc})",) if lowered else ()))
         if self.unset:  # no item set it
             return rng.choice((acc, f"{acc} if {acc} is not None else {'0.0' if self.use.rtype == 'float' else '0'}"))
         return acc
@@ -848,10 +881,10 @@ class _Program:
             whole = f"int({env.x})" if env.x_kind == "float" else env.x
             n = w.name(("place", "unit"))
             if rng.random() < 0.5:
-                w.line(f"for {n} in map(int, str(abs({whole}))):")
+                w.line(f"for {n} in map(int, str({self.magnitude(whole)})):")
             else:
                 d = w.name(("digit", "figure"))
-                w.line(f"for {d} in str(abs({whole})):")
+                w.line(f"for {d} in str({self.magnitude(whole)}):")
                 w.indent += 1
                 w.line(f"{n} = int({d})")
                 w.indent -= 1
@@ -1173,7 +1206,7 @@ class _Program:
             w.indent -= 1
         elif env.x_kind in _NUMERIC:  # its digits (by % and //, or divmod), or its halvings
             left = w.name(("left", "rest", "remaining"))
-            w.line(f"{left} = abs({env.x})" if env.x_kind == "int" else f"{left} = abs(int({env.x}))")
+            w.line(f"{left} = {self.magnitude(env.x if env.x_kind == 'int' else f'int({env.x})')}")
             style = rng.choice(("mod", "divmod", "halve") if self.w.allow_calls else ("mod", "halve"))
             if style == "halve":
                 w.line(f"while {left} > 1:")

@@ -122,14 +122,15 @@ def _values(args: str) -> tuple:
 
 
 # calls that give their receiver back in a normal form: on text already in that form
-# (lower-case words, no surrounding blanks) they change nothing. (`abs` is not among them:
-# the idiom library's digit walks guard with it, and its number data are never negative.)
+# (lower-case words, no surrounding blanks) they change nothing; and `abs`, on numbers that
+# are never below zero (the generator writes it only over data that can be).
 NORMALIZERS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "capitalize",
                          "title", "swapcase"})
+FUNCTION_NORMALIZERS = frozenset({"abs"})
 
 
 class _Plain(ast.NodeTransformer):
-    """Each normalizing call k (`w.lower()`, `s.strip()`) gives its value back unchanged while
+    """Each normalizing call k (`w.lower()`, `s.strip()`, `abs(n)`) gives its value back unchanged while
     `__plain__ == k`, noting that it ran (`__used__`): `(__used__(w) if __plain__ == k else
     w.lower())` on a name, else `__norm__(k, <value>, lambda v: v.lower())` (the value
     computed once)."""
@@ -141,16 +142,20 @@ class _Plain(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         func = node.func
-        if not (isinstance(func, ast.Attribute) and func.attr in NORMALIZERS - {self.target}
-                and not node.keywords):
+        if isinstance(func, ast.Attribute) and func.attr in NORMALIZERS - {self.target} and not node.keywords:
+            value = func.value
+            call = ast.Call(ast.Attribute(ast.Name("__v", ast.Load()), func.attr, ast.Load()), node.args, [])
+        elif isinstance(func, ast.Name) and func.id in FUNCTION_NORMALIZERS - {self.target} \
+                and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+            value = node.args[0]
+            call = ast.Call(ast.Name(func.id, ast.Load()), [ast.Name("__v", ast.Load())], [])
+        else:
             return node
-        value = func.value
         self.count += 1
         if isinstance(value, ast.Name):  # (most are): `(__used__(w) if __plain__ == k else w.lower())`
             test = ast.Compare(ast.Name("__plain__", ast.Load()), [ast.Eq()], [ast.Constant(self.count - 1)])
             used = ast.Call(ast.Name("__used__", ast.Load()), [value], [])
             return ast.copy_location(ast.IfExp(test, used, node), node)
-        call = ast.Call(ast.Attribute(ast.Name("__v", ast.Load()), func.attr, ast.Load()), node.args, [])
         wrapped = ast.Call(ast.Name("__norm__", ast.Load()), [
             ast.Constant(self.count - 1), value,
             ast.Lambda(ast.arguments([], [ast.arg("__v")], None, [], [], None, []), call)], [])

@@ -397,7 +397,30 @@ def _constant(test: ast.expr) -> bool:
         return True
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and _same(test.left, test.comparators[0]):
         return True
-    return False
+    return _against_sign(test)
+
+
+_NEVER_NEGATIVE = ("abs", "len")
+# op -> whether `value op bound` is decided for a value never below zero by a bound at zero
+# too (`len(s) >= 0` holds, `abs(x) < 0` never does) or only by a bound below it (`abs(x) > -1`)
+_DECIDED_AT_ZERO = {ast.Gt: False, ast.GtE: True, ast.Lt: True, ast.LtE: False, ast.Eq: False, ast.NotEq: False}
+
+
+def _against_sign(test: ast.expr) -> bool:
+    """A comparison of a value that is never below zero (`abs(...)`, `len(...)`) with a
+    number that the sign alone decides it against (`abs(x) > -1`, `len(s) >= 0`, `abs(d) < 0`)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, type(test.ops[0]), test.comparators[0]
+    mirror = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+    if _number(left) is not None and op in mirror:
+        left, right, op = right, left, mirror[op]
+    bound = _number(right)
+    if bound is None or op not in _DECIDED_AT_ZERO or not (
+            isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id in _NEVER_NEGATIVE
+            and len(left.args) == 1 and not left.keywords):
+        return False
+    return bound < 0 or (bound == 0 and _DECIDED_AT_ZERO[op])
 
 
 def _negation(a: ast.expr, b: ast.expr) -> bool:

@@ -53,6 +53,16 @@ def test_a_normalizing_call_the_data_never_needs_is_found() -> None:
     assert self_check(nested, "first", "['Pear', 'Fig', 'kiwi']", seed=3).clean
 
 
+def test_an_abs_of_numbers_never_below_zero_is_found() -> None:
+    """`abs` over data with no negative number gives its argument back: idle, as a
+    normalizer is; over data that has one, or as the entry's own method, it is a use."""
+    walk = ("def digit_total(readings):\n    total = 0\n    for r in readings:\n        left = abs(r)\n"
+            "        while left:\n            left, d = divmod(left, 10)\n            total += d\n    return total\n")
+    assert self_check(walk, "digit_total", "[12, 7, 30]", seed=1).findings == ("idle_normalizer",)
+    assert self_check(walk, "digit_total", "[12, -7, 30]", seed=1).clean
+    assert self_check(walk, "digit_total", "[12, 7, 30]", seed=1, target="abs").clean
+
+
 def test_a_statement_without_effect_is_found() -> None:
     code = NATURAL.replace("    return total", "    unused = sorted(scores)\n    scores = unused\n    return total")
     verdict = self_check(code, "count_high", "[3, 9, 1, 7, 12], 5", seed=1)

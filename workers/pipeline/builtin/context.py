@@ -42,7 +42,9 @@ _LOCALS = ("result", "cleaned", "total", "found", "parts", "kept", "best", "matc
            "picked", "merged", "trimmed", "joined", "rest", "head", "tail", "current",
            "pending", "output", "summary", "pair", "chosen", "latest", "scaled")
 _ELEMENT_NAMES = {
-    "str": ("ch", "word", "part", "letter", "piece", "item"),
+    "char": ("ch", "letter", "symbol", "char"),  # an item of a text
+    "word": ("word", "part", "piece", "item", "token", "term"),  # an item of a list of words
+    "numeral": ("digit", "figure", "numeral"),  # a character of a number's text
     "int": ("x", "value", "score", "num", "item", "entry"),
     "float": ("p", "reading", "value", "amount", "price", "level", "rate", "share"),
     "index": ("i", "j", "k", "pos", "idx"),

@@ -724,11 +724,11 @@ class Flow:
         g = self.g
         inner = self.newest_element()
         if inner is not None and inner.kind == "word":
-            ch = g.fresh("elem:str")
+            ch = g.fresh("elem:char")
             return inner.name, [Var(ch, "str", "char", _flat(inner.sample), _flat(inner.wide))], []
         if inner is not None and inner.type == "int" and inner.kind == "value" \
                 and self.param.name in self.walked:
-            d = g.fresh("elem:str")
+            d = g.fresh("elem:numeral")
             return f"str({inner.name})", [Var(d, "str", "numeral", _flat(map(str, inner.sample)),
                                               _flat(map(str, inner.wide)))], []
         src = self.param
@@ -736,7 +736,7 @@ class Flow:
         window = self.window(src)
         if window is not None and src.type != "str":  # the data again: a few items near here
             elem = ELEMENT[src.type]
-            x = g.fresh(f"elem:{elem}")
+            x = g.fresh(_item_names(src.type))
             return window, [Var(x, elem, "value", list(value or [])[:3],
                                 self.spread(lambda v: list(v)[:3]))], []
         again = src.name in self.walked
@@ -747,7 +747,7 @@ class Flow:
         if src.type == "str":
             if src.name not in self.walked_words and roll < 0.45:
                 self.walked_words.add(src.name)
-                w = g.fresh("elem:str")
+                w = g.fresh("elem:word")
                 if g.rng.random() < 0.3:  # the shortest words first
                     by_len = lambda v: sorted(str.split(v), key=len)  # noqa: E731
                     return f"sorted({n}.split(), key=len)", [Var(w, "str", "word", _safe_list(by_len, value),
@@ -758,7 +758,7 @@ class Flow:
                                                         self.spread(lowered))], []
                 return f"{n}.split()", [Var(w, "str", "word", _safe_list(str.split, value),
                                             self.spread(str.split))], []
-            ch = g.fresh("elem:str")
+            ch = g.fresh("elem:char")
             chars = list(value or "")
             if roll < 0.6:  # the position of each character too
                 i = g.fresh("elem:index")
@@ -827,7 +827,7 @@ class Flow:
             return f"sorted({n}, reverse=True)" if desc else f"sorted({n})", \
                 [Var(x, "int", "value", _safe_list(order, value or []), self.spread(order))], []
         if src.type == "dict":
-            k, v = g.fresh("elem:str"), g.fresh("elem:int")
+            k, v = g.fresh("elem:word"), g.fresh("elem:int")
             d = dict(value or {})
             elems = [Var(k, "str", "word", list(d), self.spread(list)),
                      Var(v, "int", "value", list(d.values()), self.spread(lambda e: e.values()))]
@@ -942,7 +942,7 @@ class Flow:
         src = inner if inner is not None and inner.kind == "word" else self.param
         value = self.value(src) if src is self.param else None
         if src.type in ("set", "dict"):
-            work, x = self.named(("pending", "todo", "queue", "stack")), g.fresh("elem:int" if src.type == "set" else "elem:str")
+            work, x = self.named(("pending", "todo", "queue", "stack")), g.fresh("elem:int" if src.type == "set" else "elem:word")
             self.walked.add(src.name)
             self.line(f"{work} = {'list' if src.type == 'dict' and roll < 0.5 else 'sorted'}({src.name})")
             self.line(f"while {work}:")
@@ -992,7 +992,7 @@ class Flow:
             self.line(f"{walk} = {window}")
             value = (value or [])[:3]
         elem = ELEMENT.get(src.type, "int")
-        x = g.fresh(f"elem:{elem}")
+        x = g.fresh(_item_names(src.type))
         self.walked.add(src.name)
         kind = "char" if src.type == "str" else "value"
         items = _flat(src.sample) if src is not self.param else list(value or [])
@@ -1016,7 +1016,7 @@ class Flow:
             self.indent -= 1
             return
         if window is None and src is self.param and roll < 0.55 and src.type in ("list", "tuple", "flist", "str"):
-            self.two_ends(walk, elem, kind, items, rest)
+            self.two_ends(walk, (elem, _item_names(src.type)), kind, items, rest)
             return
         i = g.fresh("elem:index")
         back = roll < 0.7
@@ -1034,12 +1034,13 @@ class Flow:
         self.line(f"{i} -= 1" if back else f"{i} += 1")
         self.indent -= 1
 
-    def two_ends(self, walk: str, elem: str, kind: str, items: list, rest: tuple[str, ...]) -> None:
+    def two_ends(self, walk: str, elem_names: tuple[str, str], kind: str, items: list, rest: tuple[str, ...]) -> None:
         """Two pointers closing in from both ends: an item from the front and its mirror from
         the back each turn (the middle item of an odd length is left out, as `lo < hi` does)."""
         g = self.g
         lo, hi = self.named_pair((("lo", "hi"), ("left", "right"), ("i", "j"), ("start", "end")))
-        a, b = g.fresh(f"elem:{elem}"), g.fresh(f"elem:{elem}")
+        elem, names = elem_names  # the items' type, and the pool their names come from
+        a, b = g.fresh(names), g.fresh(names)
 
         def halves(v: Any) -> tuple[list, list]:
             v = list(v)
@@ -1245,6 +1246,13 @@ def _safe_list(fn: Callable[[Any], list], value: Any) -> list:
         return list(fn(value))
     except (TypeError, ValueError, AttributeError):
         return []
+
+
+def _item_names(src_type: str) -> str:
+    """The name pool (`Ctx.fresh` kind) for an item of data of `src_type`: a text's items
+    are letters, a list of texts' items words."""
+    elem = ELEMENT.get(src_type, "int")
+    return "elem:char" if src_type == "str" else "elem:word" if elem == "str" else f"elem:{elem}"
 
 
 def _signed(var: Var) -> bool:

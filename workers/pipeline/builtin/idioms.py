@@ -79,7 +79,7 @@ _COND = {  # kind -> family -> tests; nested or chained tests on one value take 
             "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}",
                        "{x} & 1", "bin({x}).count('1') % 2 == 0"),
             "shape": ("len(str({x})) == 2", "{x} % 10 > {a5}", "{x} in range({a3}, {a10})",
-                      "abs({x} - {n}) <= {a3}", "{x} not in ({a3}, {a5})", "{x} ** 2 > {n} * {a10}",
+                      "abs({x} - {n}) <= {a3}", "{x} not in ({a3}, {a8})", "{x} ** 2 > {n} * {a10}",
                       "str({x}).endswith(('5', '0'))", "{x} >= {n} * 2", "{x}.bit_length() > {a3}",
                       "math.gcd({x}, {n}) > 1", "sum(map(int, str({x}))) > {a5}", "round({x}, -1) > {n}",
                       "'1' in str({x})")},

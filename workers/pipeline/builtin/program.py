@@ -126,7 +126,7 @@ def _helper(g: Ctx, form, subject: str, rng: random.Random,  # noqa: ANN001
     if each:
         free = [n for n in (("word", "part", "token", "piece") if words != r else ("ch", "letter", "c"))
                 if n not in g.used]
-        item = rng.choice(free) if free else hg.fresh("elem:str")
+        item = rng.choice(free) if free else hg.fresh("elem:word" if words != r else "elem:char")
         g.used.add(item)
     hg.avoid = {item}
     piece = form(hg, item, nest)

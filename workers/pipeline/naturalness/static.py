@@ -173,6 +173,8 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
             found.append(Finding("self_application", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.IfExp):
             found += _conditional_expression(node)
+        if isinstance(node, ast.Compare) and _repeated_member(node):
+            found.append(Finding("duplicate_condition", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and _predicate_fallback(node):
             found.append(Finding("predicate_fallback", line, ast.unparse(node)[:60]))
         if isinstance(node, (ast.BinOp, ast.AugAssign)) and _gives_back(node):
@@ -191,6 +193,17 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
     found += repeated_effects(nodes)
     found += conditions(tree)
     return found
+
+
+def _repeated_member(node: ast.Compare) -> bool:
+    """`x in (4, 4)`, `w not in ['a', 'b', 'a']`: a membership test in a written collection
+    that names one value twice (`x == 4 or x == 4`)."""
+    for op, right in zip(node.ops, node.comparators):
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+            values = [repr(e.value) for e in right.elts if isinstance(e, ast.Constant)]
+            if len(values) != len(set(values)):
+                return True
+    return False
 
 
 # methods of str whose result has the length of their receiver (casefold may lengthen a

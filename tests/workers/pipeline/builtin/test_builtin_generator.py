@@ -53,6 +53,34 @@ def odd_names(code: str) -> set[str]:
     return {n for n in names if re.fullmatch(r"\w+_|v\d+", n)}
 
 
+WORD_NAMES = frozenset({"word", "words", "part", "piece", "item", "token", "term"})
+
+
+def letters_named_as_words(code: str, args: str) -> set[str]:
+    """Names given to the letters of a text parameter that call them words (`word =
+    label[pos]`, `for item in reversed(text)`): a reader takes them for words."""
+    entry = [f for f in ast.parse(code).body if isinstance(f, ast.FunctionDef)][-1]
+    texts = {a.arg for a, v in zip(entry.args.args, ast.literal_eval(f"({args},)")) if isinstance(v, str)}
+
+    def over_text(node: ast.expr) -> bool:  # the text, or its letters reordered or recased
+        if isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Name) \
+                and node.func.id in ("reversed", "enumerate", "sorted", "set", "list"):
+            return over_text(node.args[0])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("lower", "upper"):
+            return over_text(node.func.value)
+        return isinstance(node, ast.Name) and node.id in texts
+
+    names = set()
+    for n in ast.walk(entry):
+        if isinstance(n, (ast.For, ast.comprehension)) and over_text(n.iter):
+            target = n.target.elts[-1] if isinstance(n.target, ast.Tuple) else n.target
+            names |= {target.id} if isinstance(target, ast.Name) else set()
+        if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Subscript) \
+                and not isinstance(n.value.slice, ast.Slice) and over_text(n.value.value):
+            names.add(n.targets[0].id)
+    return names & WORD_NAMES
+
+
 def padded_with_input_size(code: str) -> bool:
     """`return (total, len(words))`: a result paired with its input's size, a value no line
     of the program works out (the issue's "tuples of leftover variables")."""
@@ -79,6 +107,7 @@ def test_every_entry_passes_the_static_check_for_its_own_constraint(level: str) 
         assert measured.target_uses >= 2
         assert not odd_names(program.code), (odd_names(program.code), program.code)
         assert not padded_with_input_size(program.code), program.code
+        assert not letters_named_as_words(program.code, program.args), program.code
         if cell.knobs.control_flow_depth:
             assert measured.blueprint == cell.knobs.blueprint or \
                 cell.knobs.blueprint in measured.blueprints

@@ -3,8 +3,9 @@
 Reasons: `dead_store` (a value bound and never read, or a dict key given twice), `self_application` (`a.update(a)`,
 `x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
 wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
-`bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition`,
-`duplicate_condition`, `contradictory_condition`, `duplicate_arms` (two arms of one test
+`bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition` (no name in it, or
+a size compared against a bound its sign decides: `abs(r) > -1`, `len(s) >= 0`),
+`duplicate_condition` (also `x in (4, 4)`), `contradictory_condition`, `duplicate_arms` (two arms of one test
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
 conditional expression whose value is the same either way: `a if t else a`,
 `a if a.copy() == b else b`), `identity_operation` (an operand given back unchanged: `x * 1`,

@@ -4,7 +4,8 @@ Most uses are one expression (`text`). A statement use (`recv` set, `text` empty
 target that changes its receiver: `init` makes the receiver a local (and a second one when
 the task keeps two; {tmp} names a scratch list of the lines), `stmt` is the lines the deepest block runs on the current element
 {x}, `flat` the lines of a straight body over the data, `post` lines after the walk, `ret`
-the result, and `alt` what the other arms of a test do to the receiver. {acc} and {acc2}
+the result, and `alt` what the other arms of a test do to the receiver (`split`: the use
+means nothing without them, as a run that ends at a mark needs the items that extend it). {acc} and {acc2}
 are the receivers' names, drawn from `accs`.
 """
 
@@ -30,6 +31,7 @@ class Use:
     xkinds: tuple[str, ...] = ()  # element kinds `stmt` reads: int float digit word char
     accs: tuple[tuple[str, ...], ...] = ()  # names for {acc}, {acc2}, then {tmp}
     straight_only: bool = False  # depth 0 only (a statement use: `flat` binds a name `ret` reads)
+    split: bool = False  # `stmt` is one side of a split the `alt` arm is the other of: written only with it
 
     @property
     def statement(self) -> bool:
@@ -44,8 +46,8 @@ def _u(text: str, rtype: str, kinds: str, calls: bool = True, names: str = "",
 
 def _s(recv: str, kinds: str, accs: str, init: str, ret: str, *, stmt: str = "", flat: str = "",
        post: str = "", alt: tuple[str, ...] = (), xkinds: str = "", calls: bool = True,
-       names: str = "", straight_only: bool = False) -> Use:
+       names: str = "", straight_only: bool = False, split: bool = False) -> Use:
     """A statement use; lines are separated by newlines, `accs` groups by '|'."""
     return Use("", "", tuple(kinds.split()), calls, tuple(names.split()), recv, init, stmt, flat,
                ret, post, alt, tuple(xkinds.split()),
-               tuple(tuple(g.split()) for g in accs.split("|")), straight_only)
+               tuple(tuple(g.split()) for g in accs.split("|")), straight_only, split)

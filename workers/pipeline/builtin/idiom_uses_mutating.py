@@ -311,69 +311,74 @@ MUTATING_USES: dict[tuple[str, str], tuple[Use, ...]] = {
            names="small_ids drop_ids"),
     ),
     ("set", "clear"): (
+        _s("set", "ints words", "seen current | before previous", "{acc} = set()\n{acc2} = set()",
+           "sorted({acc2}), sorted({acc})", stmt="{acc2}.clear()\n{acc2}.update({acc})\n{acc}.clear()\n{acc}.add({x})",
+           alt=("{acc}.add({x})",), xkinds="int word char", names="distinct_since_reset last_two_spans", split=True),
         _s("set", "ints", "batch seen | first_rests early | second_rests middle", "{acc} = {{v for v in {xs}[:2]}}",
-           "{acc2}, {tmp}, {{v % {k} for v in {acc}}}", calls=False, straight_only=True,
+           "{acc2}, {tmp}, {{v % {k} for v in {acc}}}", calls=False,
            flat="{acc2} = {{v % {k} for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[2:4]}}\n"
                 "{tmp} = {{v % {k} for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[4:]}}",
            names="remainders_per_batch batch_remainders"),
         _s("set", "ints", "batch seen | first_tens early | second_tens middle", "{acc} = {{v for v in {xs}[:2]}}",
-           "{acc2}, {tmp}, {{v // 10 for v in {acc}}}", calls=False, straight_only=True,
+           "{acc2}, {tmp}, {{v // 10 for v in {acc}}}", calls=False,
            flat="{acc2} = {{v // 10 for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[2:4]}}\n"
                 "{tmp} = {{v // 10 for v in {acc}}}\n{acc}.clear()\n{acc} |= {{v for v in {xs}[4:]}}",
            names="tens_per_batch batch_decades"),
         _s("set", "ints prices", "seen batch | totals sums", "{acc} = set({xs}[:2])", "{acc2} + [sum({acc})]",
-           straight_only=True,
            flat="{acc2} = [sum({acc})]\n{acc}.clear()\n{acc}.update({xs}[2:4])\n{acc2}.append(sum({acc}))\n"
                 "{acc}.clear()\n{acc}.update({xs}[4:])",
            names="distinct_totals_per_batch batch_sums"),
         _s("set", "words", "letters seen | counts sizes", "{acc} = set(''.join({xs}[:2]))",
-           "{acc2} + [len({acc})]", straight_only=True,
+           "{acc2} + [len({acc})]",
            flat="{acc2} = [len({acc})]\n{acc}.clear()\n{acc}.update(''.join({xs}[2:4]))\n"
                 "{acc2}.append(len({acc}))\n{acc}.clear()\n{acc}.update(''.join({xs}[4:]))",
            names="letters_per_pair distinct_letters"),
     ),
     ("list", "clear"): (
+        _s("seq", "ints prices words", "current run group | previous last_run", "{acc} = []\n{acc2} = []",
+           "{acc2}, {acc}", stmt="{acc2}.clear()\n{acc2}.extend({acc})\n{acc}.clear()\n{acc}.append({x})",
+           alt=("{acc}.append({x})",), xkinds="int float word", names="last_two_runs split_at_marks", split=True),
         _s("seq", "ints prices", "batch buffer | highs picked", "{acc} = {xs}[:2]", "{acc2}, {acc}", calls=False,
-           straight_only=True,
            flat="{acc2} = [v for v in {acc} if v > {n}]\n{acc}.clear()\n{acc} += {xs}[2:4]\n"
                 "{acc2} += [v for v in {acc} if v > {n}]\n{acc}.clear()\n{acc} += {xs}[4:]",
            names="high_per_batch batch_highs"),
         _s("seq", "ints words", "batch buffer | ends edges", "{acc} = {xs}[:3]", "{acc2} + {acc}", calls=False,
-           straight_only=True,
            flat="{acc2} = {acc}[:1] + {acc}[-1:]\n{acc}.clear()\n{acc} += {xs}[3:6]\n"
                 "{acc2} += {acc}[:1] + {acc}[-1:]\n{acc}.clear()\n{acc} += {xs}[6:]",
            names="batch_ends ends_then_rest"),
         _s("seq", "ints prices", "batch buffer | totals sums", "{acc} = {xs}[:2]", "{acc2} + [sum({acc})]",
-           straight_only=True,
            flat="{acc2} = [sum({acc})]\n{acc}.clear()\n{acc}.extend({xs}[2:4])\n{acc2}.append(sum({acc}))\n"
                 "{acc}.clear()\n{acc}.extend({xs}[4:])",
            names="batch_totals sum_per_batch"),
         _s("seq", "words", "pending buffer | lines rows", "{acc} = {xs}[:2]", "{acc2} + [' '.join({acc})]",
-           straight_only=True,
            flat="{acc2} = [' '.join({acc})]\n{acc}.clear()\n{acc}.extend({xs}[2:4])\n"
                 "{acc2}.append(' '.join({acc}))\n{acc}.clear()\n{acc}.extend({xs}[4:])",
            names="wrap_words fill_lines"),
     ),
     ("dict", "clear"): (
+        _s("map", "ints words", "counts current | previous before", "{acc} = {{}}\n{acc2} = {{}}",
+           "{acc2}, {acc}", stmt="{acc2}.clear()\n{acc2}.update({acc})\n{acc}.clear()\n{acc}[{x}] = 1",
+           alt=("{acc}[{x}] = {acc}.get({x}, 0) + 1", "{acc}[{xs}[0]] = 0"), xkinds="int word char",
+           names="counts_since_reset last_two_tallies", split=True),
         _s("map", "words", "by_letter index | early firsts | late lasts", "{acc} = {{w[0]: w for w in {xs}[:3]}}",
-           "{acc2}, {tmp}, {acc}", calls=False, straight_only=True,
+           "{acc2}, {tmp}, {acc}", calls=False,
            flat="{acc2} = [{acc}[c] for c in {acc}]\n{acc}.clear()\n{acc} |= {{w[0]: w for w in {xs}[3:]}}\n"
                 "{tmp} = [{acc}[c] for c in {acc}]\n{acc}.clear()\n{acc} |= {{w[-1]: w for w in {xs}}}",
            names="one_word_per_initial index_by_letter"),
         _s("map", "ints", "latest by_parity | early firsts | late lasts", "{acc} = {{v % 2: v for v in {xs}[:3]}}",
-           "{acc2}, {tmp}, {acc}", calls=False, straight_only=True,
+           "{acc2}, {tmp}, {acc}", calls=False,
            flat="{acc2} = [{acc}[r] for r in {acc}]\n{acc}.clear()\n{acc} |= {{v % 2: v for v in {xs}[3:]}}\n"
                 "{tmp} = [{acc}[r] for r in {acc}]\n{acc}.clear()\n{acc} |= {{v % {k}: v for v in {xs}}}",
            names="latest_by_parity_per_batch index_by_rest"),
         _s("map", "words", "sizes lengths | longest widest", "{acc} = {{w: len(w) for w in {xs}[:2]}}",
-           "{acc2} + [max({acc}, key={acc}.get, default='')]", straight_only=True,
+           "{acc2} + [max({acc}, key={acc}.get, default='')]",
            flat="{acc2} = [max({acc}, key={acc}.get)]\n{acc}.clear()\n"
                 "{acc}.update({{w: len(w) for w in {xs}[2:4]}})\n"
                 "{acc2}.append(max({acc}, key={acc}.get, default=''))\n{acc}.clear()\n"
                 "{acc}.update({{w: len(w) for w in {xs}[4:]}})",
            names="longest_per_pair widest_words"),
         _s("map", "ints", "latest by_rest | groups snapshots", "{acc} = {{v % {k}: v for v in {xs}[:3]}}",
-           "{acc2} + [sorted({acc}.items())]", straight_only=True,
+           "{acc2} + [sorted({acc}.items())]",
            flat="{acc2} = [sorted({acc}.items())]\n{acc}.clear()\n{acc}.update({{v % {k}: v for v in {xs}[3:5]}})\n"
                 "{acc2}.append(sorted({acc}.items()))\n{acc}.clear()\n{acc}.update({{v % {k}: v for v in {xs}[5:]}})",
            names="latest_per_rest group_snapshots"),

@@ -28,6 +28,7 @@ from workers.pipeline.builtin.context import program_text, renamed, stdlib_space
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
+from workers.pipeline.builtin.selfcheck import runs_on
 from workers.pipeline.constraints.catalog import Entry
 from workers.pipeline.naturalness.static import discarded
 from workers.pipeline.records import Constraint, Knobs
@@ -62,6 +63,7 @@ _ELEM_NAMES = {"int": ("score", "item", "amount", "num", "mark", "entry"),
                "char": ("letter", "symbol", "char"),
                "float": ("price", "cost", "fare", "share"),
                "index": ("idx", "slot", "at", "pos")}
+_MAGNITUDE = "__magnitude__"  # a walk's `abs` until the program's data is settled (_Program.settle_sign)
 _SIGNED_NAMES = ("readings", "changes", "deltas", "offsets", "balances", "scores")  # numbers below zero too
 _LIMIT_NAMES = ("limit", "cutoff", "threshold", "bound", "floor", "target")
 _STOCK_NAMES = (("name", "item", "product", "label"), ("count", "qty", "amount", "units"))  # a mapping's entry
@@ -386,36 +388,36 @@ class _Program:
         w.params = [(n, lit) for n, lit in w.params if n in read]  # a parameter a dropped draw asked for goes
         head = f"def {entry}({', '.join(n for n, _ in w.params)}):"
         code = program_text(helper_lines + [head, *w.lines], w.imports, self.method)
-        if self.signed:
-            code = self.sign_data(code, data)
+        if f"{_MAGNITUDE}(" in code:
+            code = self.settle_sign(code, data, entry)
         return code, entry, ", ".join(lit for _, lit in w.params)
 
-    signed: bool | None = None  # the data's numbers may be negative (drawn where a walk asks)
-
     def magnitude(self, x: str) -> str:
-        """`x` as a size to walk (its digits, its halvings): `abs(x)` where the data may hold
-        negative numbers, else `x` itself. Integer data is made signed for a share of the
-        programs that walk it (`SIGNED_DATA`); prices, counts and letters never are, so an
-        `abs` there would change nothing on any input."""
-        if self.source != "ints":
-            return x
-        if self.signed is None:
-            self.signed = self.rng.random() < SIGNED_DATA
-        return f"abs({x})" if self.signed else x
+        """`x` as a size to walk (its digits, its halvings): for integer data a mark that
+        `settle_sign` makes `abs(x)` or `x` once the program is written; prices, counts and
+        letters are never negative, so an `abs` there would change nothing on any input."""
+        return f"{_MAGNITUDE}({x})" if self.source == "ints" else x
 
-    def sign_data(self, code: str, data: str) -> str:
-        """Some of the data's numbers negated, and the data named as numbers that can be
-        negative (`readings`, not `ages`)."""
-        k = next(i for i, (n, _) in enumerate(self.w.params) if n == data)
+    def settle_sign(self, code: str, data: str, entry: str) -> str:
+        """The walks' magnitudes settled. For a share of the programs (`SIGNED_DATA`) some of
+        the data's numbers are negated, the data is named as numbers that can be negative
+        (`readings`, not `ages`) and the walks guard with `abs`, where the program still
+        runs on its call (a test of the digits elsewhere, `map(int, str(x))`, would not);
+        else the walks read the numbers as they are."""
+        plain = _unwrapped(code, _MAGNITUDE)
+        k = next((i for i, (n, _) in enumerate(self.w.params) if n == data), None)
+        if k is None or self.rng.random() >= SIGNED_DATA:
+            return plain
         values = ast.literal_eval(self.w.params[k][1])
         for i in self.rng.sample(range(len(values)), self.rng.randint(1, max(1, len(values) // 3))):
             values[i] = -values[i]
-        name = data
-        if data not in _SIGNED_NAMES:
-            name = self.w.name(_SIGNED_NAMES)
-            code = renamed(code, data, name)
-        self.w.params[k] = (name, repr(values))
-        return code
+        name = data if data in _SIGNED_NAMES else self.w.name(_SIGNED_NAMES)
+        signed = renamed(code.replace(f"{_MAGNITUDE}(", "abs("), data, name)
+        params = [(name, repr(values)) if j == k else p for j, p in enumerate(self.w.params)]
+        if not runs_on(signed, entry, ", ".join(lit for _, lit in params)):
+            return plain
+        self.w.params = params
+        return signed
 
     def hoist_words(self, text: str) -> None:
         """A text split the same way in two places or more is split once, first, into a
@@ -1491,7 +1493,8 @@ class _Program:
         outer |= fams
         deep = rng.randrange(len(tests))
         # an else under a test of the whole input needs one more input to run: rarer there
-        with_else = rng.random() < ELSE_ARMS * (0.6 if chained else 1) * (0.3 if env.x is None else 1)
+        with_else = rng.random() < ELSE_ARMS * (0.6 if chained else 1) * (0.3 if env.x is None else 1) \
+            or (not rest and not chained and env.x is not None and self.use.split)  # the split's other side
         if env.x is None:  # tests on the whole input: the deeper levels go where the call's input goes
             truths = [self.truth(t) for t in tests]
             if None not in truths:
@@ -2128,7 +2131,18 @@ class _StmtProgram(_Program):
         if not options:
             raise _Miss("no other arm")
         v = variant if variant is not None else (len(self.w.lines) + int(alternative))
+        self.alt_written |= bool(self.use.alt) and env.x is not None
         self.put(env, options[v % len(options)])
+
+    alt_written = False  # an arm on the current element did what `alt` says
+    split_done = False  # the deepest block is an arm of a test whose other arm did
+
+    def if_block(self, rest: tuple[str, ...], env: Env, chained: bool) -> None:
+        before, self.alt_written = self.alt_written, False
+        super().if_block(rest, env, chained)
+        if not rest:  # the lines sit in an arm of this test, beside the arms doing `alt`
+            self.split_done |= self.alt_written
+        self.alt_written |= before
 
 
 def _build_statement(entry: Entry, knobs: Knobs, rng: random.Random, fitting: list[Use],
@@ -2145,12 +2159,28 @@ def _build_statement(entry: Entry, knobs: Knobs, rng: random.Random, fitting: li
     for _ in range(STATEMENT_TRIES):
         use = rng.choice(fitting)
         try:
-            made = _StmtProgram(entry, knobs, rng, use).build(entry_names)
+            program = _StmtProgram(entry, knobs, rng, use)
+            made = program.build(entry_names)
         except _Miss:
+            continue
+        if use.split and not program.split_done:
             continue
         if made and statically_fit(made[0], made[1], cell):
             return made
     return None
+
+
+def _unwrapped(code: str, func: str) -> str:
+    """`code` with each call `func(arg)` written as `arg` (an argument with parentheses of
+    its own too: `f(xs[g(i)])`)."""
+    head = f"{func}("
+    while (start := code.find(head)) >= 0:
+        depth, end = 1, start + len(head)
+        while depth:
+            depth += {"(": 1, ")": -1}.get(code[end], 0)
+            end += 1
+        code = code[:start] + code[start + len(head):end - 1] + code[end:]
+    return code
 
 
 def _names_read(lines: list[str]) -> set[str]:

@@ -207,6 +207,15 @@ class _Runner:
             return "error:" + type(exc).__name__, frozenset(self.seen)
 
 
+def runs_on(code: str, entry: str, args: str) -> bool:
+    """Whether the program returns a value on the call `args` (run in process, under the
+    self-check's loop-turn and size caps)."""
+    try:
+        return _Runner(code, entry).run(_values(args))[0].startswith("ok:")
+    except Exception:  # noqa: BLE001 - a program that does not even load does not run
+        return False
+
+
 def _idle(runner: _Runner, k: int, values: list[tuple], original: list[str]) -> bool:
     """Normalizing call k was reached on some input, and giving its value back unchanged
     changes no output (a call in an arm no input takes is the arm's finding, not this)."""

@@ -44,6 +44,13 @@ def test_digit_walks_guard_with_abs_only_over_signed_data(monkeypatch: pytest.Mo
     assert guarded >= 5 and plain >= 5, (guarded, plain)
 
 
+def test_an_unsigned_walk_reads_the_number_itself() -> None:
+    """A walk's mark comes off whole, an argument with parentheses of its own too."""
+    code = "def f(xs):\n    for i in range(len(xs)):\n        left = __magnitude__(xs[max(i, 1)])\n"
+    assert idioms._unwrapped(code, idioms._MAGNITUDE) == \
+        "def f(xs):\n    for i in range(len(xs)):\n        left = xs[max(i, 1)]\n"
+
+
 def test_renaming_touches_names_only() -> None:
     code = "def f(ages):\n    label = 'ages'\n    return ages + [len(ages)], label.ages\n"
     assert renamed(code, "ages", "readings") == \

@@ -23,9 +23,10 @@ from workers.pipeline.static_check import measure_structure
 
 CATALOG = load_catalog()
 NAMES = ("process_batch",)
-# blueprints with a walk, so the deepest block has a current element
+# blueprints with a walk, so the deepest block has a current element (and at C4-C6 one whose
+# deepest block is a test in a walk, where a split use's other side goes)
 WALKS = {"C3": (("for",), ("while",)), "C4": (("for", "if"), ("if", "while"), ("for", "for")),
-         "C5": (("for", "if-elif", "while"), ("while", "if", "for")),
+         "C5": (("for", "if-elif", "while"), ("while", "if", "for"), ("while", "for", "if")),
          "C6": (("for", "if", "while"), ("if-elif", "for", "if"))}
 
 
@@ -46,8 +47,10 @@ def levels_of(t: str, method: str) -> list[str]:
         out.append("C1")
     if any(u.flat for u in uses):
         out.append("C2")
+    if any(u.stmt and not u.split for u in uses):
+        out.append("C3")
     if any(u.stmt for u in uses):
-        out += ["C3", "C4", "C5", "C6"]
+        out += ["C4", "C5", "C6"]
     return out
 
 
@@ -161,12 +164,15 @@ def test_values_the_tasks_promise() -> None:
 
 
 def test_clear_uses_fill_summarize_and_clear_a_buffer_per_batch() -> None:
-    """The clear uses (depth 0 only): each batch of the data is summarized on its own, so
-    both clears change the result; the draws are a function of the seed."""
+    """The straight clear uses: each batch of the data is summarized on its own, so both
+    clears change the result; in a walk, a mark ends the current run (its other side, the
+    else arm, extends it); the draws are a function of the seed."""
     for t in ("set", "list", "dict"):
-        assert all(u.straight_only and u.flat.count(".clear()") == 2 for u in MUTATING_USES[(t, "clear")])
-        assert levels_of(t, "clear") == ["C1", "C2"]
-        for level in ("C1", "C2"):
+        uses = MUTATING_USES[(t, "clear")]
+        assert all(u.flat.count(".clear()") == 2 for u in uses if u.flat)
+        assert all(u.split and u.stmt.count(".clear()") == 2 and u.alt for u in uses if u.stmt)
+        assert levels_of(t, "clear") == ["C1", "C2", "C4", "C5", "C6"]
+        for level in ("C1", "C2", "C5"):
             assert draws(t, "clear", level, 3) == draws(t, "clear", level, 3)
     prepared = re.compile(r"\b(cleaned|data|batch|subset|selected) = ")
     checked = 0
@@ -184,6 +190,36 @@ def test_clear_uses_fill_summarize_and_clear_a_buffer_per_batch() -> None:
         unclear = code.replace(".clear()", ".extend([])", 1)  # the first clear left out
         exec(unclear, space)  # noqa: S102
         assert space[entry](list(data)) != expected or not any(data[:2]), unclear
+    assert checked >= 2, checked
+
+
+def test_a_run_ends_at_a_mark_and_the_other_items_extend_it() -> None:
+    """The loop clear use: the items the test marks start a new run, the others extend the
+    current one; the result is the run before the last mark and the last run, as a plain
+    reading of the data gives them."""
+    checked = 0
+    for cell, (code, entry, args) in draws("list", "clear", "C4", 12, salt="runs"):
+        tree = ast.parse(code)
+        loop = next((n for n in ast.walk(tree) if isinstance(n, ast.For)), None)
+        param = tree.body[-1].args.args[0].arg
+        if ".extend(" not in code or not (loop and isinstance(loop.iter, ast.Name) and loop.iter.id == param):
+            continue  # (a walk over the data itself, so its items are the data's)
+        test = loop.body[0]
+        assert isinstance(test, ast.If) and test.orelse, code  # the mark, and the other side
+        assert [ast.unparse(s) for s in test.orelse][-1].endswith(f".append({loop.target.id})"), code
+        space: dict = {}
+        exec(code, space)  # noqa: S102 - the generator's own templates
+        data = ast.literal_eval(f"({args},)")[0]
+        marked = compile(ast.Expression(test.test), "<test>", "eval")
+        runs: list[list] = [[]]
+        for item in data:
+            if eval(marked, {**space, loop.target.id: item}):  # noqa: S307
+                runs.append([item])
+            else:
+                runs[-1].append(item)
+        previous = runs[-2] if len(runs) > 1 else []
+        assert space[entry](data) == (previous, runs[-1]), code
+        checked += 1
     assert checked >= 2, checked
 
 

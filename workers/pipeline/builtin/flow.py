@@ -268,9 +268,10 @@ class Flow:
     # --- values -----------------------------------------------------------------------
     def receiver(self) -> str:
         """A value of the subject type: the newest element of that type, the working copy,
-        or the parameter."""
+        or the parameter. A text method takes a word or the text, not one letter (on a
+        letter, a length is 1 and a reversal or a padding changes nothing worth reading)."""
         for var in reversed(self.scope):
-            if var.type == self.t and var.kind not in ("index", "pos", "bound"):
+            if var.type == self.t and var.kind not in ("index", "pos", "bound", "char", "numeral"):
                 return var.name
         if self.param.type == "flist":
             return f"max({self.param.name})"  # (inputs are never empty)
@@ -361,8 +362,9 @@ class Flow:
                 "list": "[]"}[self.acc_kind]
         self.line(f"{self.acc} = {init}")
 
-    def feed(self, expr: str, rtype: str) -> None:
-        """Add a value to the accumulator, as its kind takes it."""
+    def feed(self, expr: str, rtype: str, item: str = "") -> None:
+        """Add a value to the accumulator, as its kind takes it (a text as a number by its
+        `_measure`: `item` is the element kind when `expr` is a letter or a digit)."""
         acc, kind = self.acc, self.acc_kind
         if kind == "number":
             if rtype in ("int", "float"):
@@ -370,16 +372,16 @@ class Flow:
             elif rtype == "bool":
                 self.line(f"{acc} += 1 if {expr} else 0" if self.g.rng.random() < 0.6 else f"{acc} += int({expr})")
             else:
-                self.line(f"{acc} += len({expr})")
+                self.line(f"{acc} += {_measure(expr, item)}")
         elif kind == "parts":
             part = expr if rtype == "str" else f"str({expr})"
             self.line(f"{acc} += {part}" if self.concat else f"{acc}.append({part})")
         elif kind == "list":
-            self.line(f"{acc}.append(len({expr}))" if self.sizes and rtype not in ("int", "float", "bool")
+            self.line(f"{acc}.append({_measure(expr, item)})" if self.sizes and rtype not in ("int", "float", "bool")
                       else f"{acc}.append({expr})")
         else:  # a working copy: elements go in with the type's own insertion
             if rtype != "int" and self.t != "dict":
-                expr = f"len({expr})" if rtype not in ("float", "bool") else f"int({expr})"
+                expr = _measure(expr, item) if rtype not in ("float", "bool") else f"int({expr})"
             if self.t == "list":
                 self.line(f"{acc}.append({expr})")
             elif self.t == "set":
@@ -393,8 +395,7 @@ class Flow:
         must read the element, which nothing else in its loop reads)."""
         x, g = var.name, self.g
         if self.acc_kind == "number":
-            size = x if var.type in ("int", "float") else f"int({x})" if var.kind == "numeral" else \
-                f"ord({x})" if var.kind == "char" and g.rng.random() < 0.4 else f"len({x})"
+            size = x if var.type in ("int", "float") else _measure(x, var.kind)
             acc = self.acc
             if not alternative:
                 if var.kind == "word" and g.rng.random() < 0.45:  # a word's share: its count of a letter
@@ -430,7 +431,7 @@ class Flow:
         elif self.acc_kind == "work":
             if self.t == "set" and var.type == "int":  # (the copy holds the set's own items already)
                 x = self.pick((f"{x} * 2", f"{x} + 1", f"-{x}", f"{x} // 2", f"{x} % 10"))
-            self.feed(x, var.type)
+            self.feed(x, var.type, var.kind)
         elif alternative and var.type in ("int", "float"):
             ways = [f"-{x}", f"-{x}", f"{x} * 2", f"abs({x})" if _signed(var) else f"-{x}",
                     f"{x} ** 2" if var.type == "int" else f"round({x})"]
@@ -439,7 +440,7 @@ class Flow:
             way = g.choice(ways)
             self.feed(way, "int" if way.startswith("math.") else var.type)
         else:
-            self.feed(x, var.type)
+            self.feed(x, var.type, var.kind)
 
     def pair_feed(self, a: Var, b: Var) -> None:
         """Two items of one turn (a key and its count, the two ends) fed together: a pair
@@ -452,7 +453,7 @@ class Flow:
             self.feed(f"f'{{{x}}}{sep}{{{y}}}'", "str")
         else:
             def size(v: Var) -> str:
-                return v.name if v.type in ("int", "float") else f"len({v.name})"
+                return v.name if v.type in ("int", "float") else _measure(v.name, v.kind)
             op = "*" if a.type == b.type == "int" and self.g.rng.random() < 0.4 else "+"
             self.line(f"{acc} += {size(a)} {op} {size(b)}")
 
@@ -1246,6 +1247,12 @@ def _safe_list(fn: Callable[[Any], list], value: Any) -> list:
         return list(fn(value))
     except (TypeError, ValueError, AttributeError):
         return []
+
+
+def _measure(expr: str, item: str) -> str:
+    """A text as a number: a letter by its code (its length is always 1), a digit by its
+    value, anything longer by its length."""
+    return f"ord({expr})" if item == "char" else f"int({expr})" if item == "numeral" else f"len({expr})"
 
 
 def _item_names(src_type: str) -> str:

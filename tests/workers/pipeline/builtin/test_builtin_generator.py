@@ -81,6 +81,15 @@ def letters_named_as_words(code: str, args: str) -> set[str]:
     return names & WORD_NAMES
 
 
+LETTER_LENGTH = re.compile(r"\blen\((ch|letter|symbol|char|digit|figure|numeral)\)")
+
+
+def length_of_a_letter(code: str) -> bool:
+    """`len(ch)` of a letter or a digit (named from their pools): always 1, a value that
+    says nothing about the data."""
+    return bool(LETTER_LENGTH.search(code))
+
+
 def padded_with_input_size(code: str) -> bool:
     """`return (total, len(words))`: a result paired with its input's size, a value no line
     of the program works out (the issue's "tuples of leftover variables")."""
@@ -108,6 +117,7 @@ def test_every_entry_passes_the_static_check_for_its_own_constraint(level: str) 
         assert not odd_names(program.code), (odd_names(program.code), program.code)
         assert not padded_with_input_size(program.code), program.code
         assert not letters_named_as_words(program.code, program.args), program.code
+        assert not length_of_a_letter(program.code), program.code
         if cell.knobs.control_flow_depth:
             assert measured.blueprint == cell.knobs.blueprint or \
                 cell.knobs.blueprint in measured.blueprints

@@ -219,7 +219,8 @@ def discarded(node: ast.expr) -> str:
     count of a list of mapped items (`len([w.strip() for w in ws])`, `len(list(map(f, xs)))`)
     is the count of the items, of a sorted or reversed copy the count of the original, of a
     case change the length of the text, and a dict comprehension's values are never read
-    (a set comprehension counts the distinct keys). A slice of any of them (`[...][:3]`)
+    (a set comprehension counts the distinct keys). A slice of any of them (`[...][:3]`), or
+    a list of them (`list({...}.values())`),
     still only counts. A filter that keeps the items themselves (`[x for x in xs if x > 0]`,
     `[(i, x) for i, x in ...]`) and a set of mapped items (`{w.lower() for w in ws}`, whose
     distinct values count) count something the values decide."""
@@ -232,9 +233,9 @@ def discarded(node: ast.expr) -> str:
         return "a display's size is fixed by the text"
     if called(node, _SEQUENCES) and len(node.args) == 1 and not node.keywords:
         inner = node.args[0]
-        if isinstance(inner, ast.GeneratorExp):
+        if isinstance(inner, (ast.GeneratorExp, ast.Call)):
             node = inner
-        elif called(inner, frozenset({"map"})):
+        if called(inner, frozenset({"map"})):
             return "mapped values only counted"
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
         targets = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
@@ -243,9 +244,9 @@ def discarded(node: ast.expr) -> str:
             return "mapped values only counted"
     if isinstance(node, ast.DictComp):
         return "a dict comprehension's values are never read"
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
-            and isinstance(node.func.value, ast.DictComp):
-        return "a dict comprehension's values are never read"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+        if node.func.attr in ("keys", "values", "items") and isinstance(node.func.value, ast.DictComp):
+            return "a dict comprehension's values are never read"
     if called(node, _ORDERINGS):
         return f"{node.func.id} order only counted"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _SAME_LENGTH \

@@ -66,6 +66,7 @@ NATURAL = '''def count_long_words(text, limit):
     ("discarded_values", "def f(xs):\n    return len(sorted(xs)) + xs[0]\n"),
     ("discarded_values", "def f(s):\n    return len(s.upper())\n"),
     ("discarded_values", "def f(xs):\n    return len(list(map(abs, xs)))\n"),
+    ("discarded_values", "def f(d):\n    return len(list({c % 4: c for c in d.values()}.values()))\n"),
     ("discarded_values", "def f(xs):\n    return sum(len((i, v, xs.count(v))) for i, v in enumerate(xs))\n"),
     ("predicate_fallback", "def f(code):\n    return (code if code.isalpha() else 'red').isalpha()\n"),
     ("predicate_fallback", "def f(p):\n    return (p if p.is_integer() else 2.5).is_integer()\n"),
@@ -98,7 +99,8 @@ def test_counting_what_the_values_decide_is_not_discarded_values() -> None:
     # changes the length, and a sum reads every mapped value
     for body in ("len([x for x in xs if x > 2])", "len([(i, x) for i, x in enumerate(xs) if x > i])",
                  "len({str(x)[0] for x in xs})", "len(str(xs[0]).strip('0'))",
-                 "sum(len(str(x)) for x in xs)", "len(list(filter(None, xs)))", "len(set(map(abs, xs)))"):
+                 "sum(len(str(x)) for x in xs)", "len(list(filter(None, xs)))", "len(set(map(abs, xs)))",
+                 "len(dict.fromkeys(xs))", "len(list(xs[0].values()))"):
         assert static_findings(f"def f(xs):\n    return {body}\n") == [], body
 
 

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workers.pipeline.builtin.context import Ctx, Param, p
+from workers.pipeline.builtin.context import KEYS, Ctx, Param, p
 from workers.pipeline.builtin.piece import Form, Piece
 from workers.pipeline.input_synthesis import new_value
 from workers.pipeline.inputs import SizeBounds
@@ -1339,8 +1339,9 @@ def _items(values: list, t: str) -> list:
     """Items of the live inputs, for membership tests and bounds (dict: keys; str: letters)."""
     if t == "str":
         found = {c for v in values if isinstance(v, str) for c in v if c.isalpha()}
-    elif t == "dict":
+    elif t == "dict":  # the keys a person names (drawn inputs also hold runs of random letters)
         found = {k for v in values if isinstance(v, dict) for k in v}
+        found = {k for k in found if k in KEYS} or found
     else:
         found = {e for v in values if isinstance(v, (list, tuple, set)) for e in v
                  if isinstance(e, (int, float)) and not isinstance(e, bool)}

@@ -4,7 +4,8 @@ Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 `x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
 wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition` (no name in it, or
-a size compared against a bound its sign decides: `abs(r) > -1`, `len(s) >= 0`),
+a size compared against a bound its sign decides: `abs(r) > -1`, `len(s) >= 0`; a slice
+of a value looked for in it: `s[1:4] in s`),
 `duplicate_condition` (also `x in (4, 4)`), `contradictory_condition`, `duplicate_arms` (two arms of one test
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
 conditional expression whose value is the same either way: `a if t else a`,
@@ -412,7 +413,15 @@ def _constant(test: ast.expr) -> bool:
         return True
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and _same(test.left, test.comparators[0]):
         return True
-    return _against_sign(test)
+    return _against_sign(test) or _slice_of_itself(test)
+
+
+def _slice_of_itself(test: ast.expr) -> bool:
+    """`s[1:4] in s`: a text holds every slice of itself (and a list or tuple holds a slice
+    of itself only as an item it never has), so the answer is the same on every input."""
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn))
+            and isinstance(test.left, ast.Subscript) and isinstance(test.left.slice, ast.Slice)
+            and _same(test.left.value, test.comparators[0]))
 
 
 _NEVER_NEGATIVE = ("abs", "len")

@@ -45,6 +45,8 @@ NATURAL = '''def count_long_words(text, limit):
                            "        elif abs(r) > -1:\n            t -= 1\n    return t\n"),
     ("constant_condition", "def f(s):\n    return s if len(s) >= 0 else ''\n"),
     ("duplicate_condition", "def f(xs):\n    return [x for x in xs if x not in (4, 4)]\n"),
+    ("constant_condition", "def f(s, t):\n    return (s[2:4] if s[1:4] not in s else t) not in s\n"),
+    ("constant_condition", "def f(xs):\n    if xs[:2] in xs:\n        return 1\n    return 0\n"),
     ("duplicate_condition", "def f(w):\n    return 1 if w in ['a', 'e', 'a'] else 0\n"),
     ("constant_condition", "def f(r):\n    while abs(r) < 0:\n        r += 1\n    return r\n"),
     ("idempotent_chain", "def f(a, b):\n    out = set(a)\n    out ^= b\n    out ^= b\n    return out\n"),
@@ -182,6 +184,7 @@ def test_tests_decided_by_the_tests_around_them(reason: str, code: str) -> None:
     "def f(a, b):\n    if a > 5:\n        if b > 5:\n            return 1\n    return 0\n",
     # a size or a magnitude against a bound its sign does not decide
     "def f(x, w):\n    if x not in (4, 8) and w in {'a', 'e'}:\n        return 1\n    return 0\n",
+    "def f(s, t):\n    if s[1:4] in t or s[1] in s[2:]:\n        return 1\n    return 0\n",
     "def f(r, s):\n    if abs(r) > 0:\n        return 1\n    if len(s) > 1 or abs(r) <= 0:\n        return 2\n    return 0\n",
 ])
 def test_tests_the_tests_around_them_leave_open_are_not_findings(code: str) -> None:

@@ -1017,7 +1017,7 @@ class Flow:
             self.indent -= 1
             return
         if window is None and src is self.param and roll < 0.55 and src.type in ("list", "tuple", "flist", "str"):
-            self.two_ends(walk, (elem, _item_names(src.type)), kind, items, rest)
+            self.two_ends(walk, elem, kind, items, rest, _item_names(src.type))
             return
         i = g.fresh("elem:index")
         back = roll < 0.7
@@ -1035,12 +1035,12 @@ class Flow:
         self.line(f"{i} -= 1" if back else f"{i} += 1")
         self.indent -= 1
 
-    def two_ends(self, walk: str, elem_names: tuple[str, str], kind: str, items: list, rest: tuple[str, ...]) -> None:
+    def two_ends(self, walk: str, elem: str, kind: str, items: list, rest: tuple[str, ...], names: str) -> None:
         """Two pointers closing in from both ends: an item from the front and its mirror from
-        the back each turn (the middle item of an odd length is left out, as `lo < hi` does)."""
+        the back each turn (the middle item of an odd length is left out, as `lo < hi` does);
+        `names`: the pool the items' names come from."""
         g = self.g
         lo, hi = self.named_pair((("lo", "hi"), ("left", "right"), ("i", "j"), ("start", "end")))
-        elem, names = elem_names  # the items' type, and the pool their names come from
         a, b = g.fresh(names), g.fresh(names)
 
         def halves(v: Any) -> tuple[list, list]:

@@ -424,6 +424,8 @@ def _slice_of_itself(test: ast.expr) -> bool:
             and _same(test.left.value, test.comparators[0]))
 
 
+# the operator a comparison takes with its sides swapped (`3 < x` is `x > 3`)
+_MIRROR = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
 _NEVER_NEGATIVE = ("abs", "len")
 # op -> whether `value op bound` is decided for a value never below zero by a bound at zero
 # too (`len(s) >= 0` holds, `abs(x) < 0` never does) or only by a bound below it (`abs(x) > -1`)
@@ -436,9 +438,8 @@ def _against_sign(test: ast.expr) -> bool:
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return False
     left, op, right = test.left, type(test.ops[0]), test.comparators[0]
-    mirror = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
-    if _number(left) is not None and op in mirror:
-        left, right, op = right, left, mirror[op]
+    if _number(left) is not None and op in _MIRROR:
+        left, right, op = right, left, _MIRROR[op]
     bound = _number(right)
     if bound is None or op not in _DECIDED_AT_ZERO or not (
             isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id in _NEVER_NEGATIVE
@@ -477,16 +478,15 @@ def _bound(test: ast.expr) -> tuple[str, type, float] | None:
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _FLIP):
         return None
     left, op, right = test.left, type(test.ops[0]), test.comparators[0]
-    mirror = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
     if _number(left) is not None:
-        left, right, op = right, left, mirror[op]
+        left, right, op = right, left, _MIRROR[op]
     if _number(left) is not None:
         return None
     value = _number(right)
     if value is None:
         a, b = ast.dump(left), ast.dump(right)
         if a > b:  # one order for a pair of values
-            a, b, op = b, a, mirror[op]
+            a, b, op = b, a, _MIRROR[op]
         return f"{a} ? {b}", op, 0.0
     return ast.dump(left), op, value
 

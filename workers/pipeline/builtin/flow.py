@@ -729,9 +729,11 @@ class Flow:
             return inner.name, [Var(ch, "str", "char", _flat(inner.sample), _flat(inner.wide))], []
         if inner is not None and inner.type == "int" and inner.kind == "value" \
                 and self.param.name in self.walked:
-            d = g.fresh("elem:numeral")
-            return f"str({inner.name})", [Var(d, "str", "numeral", _flat(map(str, inner.sample)),
-                                              _flat(map(str, inner.wide)))], []
+            d = g.fresh("elem:numeral")  # its digits (a sign is no digit: `int('-')` raises)
+            signed = _signed(inner)
+            digits = (lambda v: str(abs(v))) if signed else str
+            return (f"str(abs({inner.name}))" if signed else f"str({inner.name})",
+                    [Var(d, "str", "numeral", _flat(map(digits, inner.sample)), _flat(map(digits, inner.wide)))], [])
         src = self.param
         value = self.value(src)
         window = self.window(src)

@@ -159,7 +159,7 @@ def str_form(method: str) -> Form | None:
         return via_slot(lambda g, r, a: f"{g.choice(('{}-{}', '{1}{0}', '<{}|{}>', '{0}{1}{0}'))!r}"
                         f".format({r}, {a})", t, t, any_str)
     if method == "format_map":
-        return via_slot(lambda g, r, a: f"{g.choice(('{a}:{b}', '{b}{a}', '[{a}]'))!r}"
+        return via_slot(lambda g, r, a: f"{g.choice(('{a}:{b}', '{b}{a}', '[{a}] {b}'))!r}"
                         f".format_map({{'a': {r}, 'b': {a}}})", t, t, any_str)
     if method == "translate":
         return via_self(lambda g, r: f"{p(r)}.translate({_translate_table(g)})", t, t)

@@ -220,6 +220,8 @@ class Env:
     spare: bool = False  # a walk by index: the element may go unread when the index reads the data
     key: str | None = None  # a walk over a mapping's items: the name whose count the element is
     shrunk: str | None = None  # the element an enclosing while wears down (not worn down again inside it)
+    word: str | None = None  # a letter's word (where a while looks for the letter's places)
+    halved: str | None = None  # a number's halvings, walked as a small count (not a digit)
 
 
 @dataclass
@@ -834,6 +836,7 @@ class _Program:
         w, rng = self.w, self.rng
         start = len(w.lines)
         env = replace(env, prev=None, seen=None)  # an inner loop's element has no predecessor of its own
+        compared = None  # a letter an inner walk over a set of letters is compared with
         if env.x is None and self.walked and not self.walk_written:
             self.walk_written = True  # the helper's items, once, in the outer loop
             x = w.name(_ELEM_NAMES[self.walked])
@@ -861,7 +864,7 @@ class _Program:
                                  + self.methods(f"sorted(set({env.x}))", f"dict.fromkeys({env.x})", f"reversed({env.x})",
                                                 f"{env.x}.lower()"))
             w.line(f"for {ch} in {letters}:")
-            sub = replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1)
+            sub = replace(env, x=ch, x_kind="char", word=env.x, loop_depth=env.loop_depth + 1)
         elif env.x_kind == "digit" or (env.x_kind in _NUMERIC and env.i is not None and rng.random() < 0.85):
             if env.i is None:  # count up to the digit
                 step = w.name(("step", "tick", "turn"))
@@ -897,9 +900,15 @@ class _Program:
                                  + self.methods("string.ascii_lowercase[:5]", "sorted('etaoin')"))
             w.line(f"for {ch} in {letters}:")
             sub = replace(env, x=ch, x_kind="char", prev=env.x, loop_depth=env.loop_depth + 1)
+            compared = env.x
         w.indent += 1
         self.inner(rest, sub)
         w.indent -= 1
+        if compared is not None and not _mentions(w.lines[start + 1:], compared):
+            # a set of letters the body never compares with the letter: its neighbours in
+            # the alphabet instead (the same work on every letter means nothing)
+            head = w.lines[start]
+            w.lines[start] = head[:head.index(" in ") + 4] + f"(chr(ord({compared}) - 1), chr(ord({compared}) + 1)):"
         header = w.lines[start]
         if sub.i is not None and " enumerate(" in header and not _mentions(w.lines[start + 1:], sub.i):
             w.lines[start] = header.replace(f"for {sub.i}, {sub.x} in enumerate({env.xs}):",
@@ -1198,13 +1207,15 @@ class _Program:
             self.inner(rest, replace(env, x=y, i=None, loop_depth=env.loop_depth + 1))
             w.line(f"{j} += 1")
             w.indent -= 1
-        elif env.x_kind == "digit":  # count the digit down
-            left = w.name(("left", "rest", "remaining"))
+        elif env.x_kind == "digit":  # the digit's Collatz steps down to 1 (a count-down means nothing)
+            if env.x == env.halved:
+                raise _Miss("the Collatz steps of a number past one digit run long")
+            left = w.name(("step", "value", "hop"))
             w.line(f"{left} = {env.x}")
-            w.line(f"while {left} > 0:")
+            w.line(f"while {left} > 1:")
             w.indent += 1
-            self.inner(rest, replace(env, x=left, loop_depth=env.loop_depth + 1))
-            w.line(f"{left} -= {self.rng.choice((2, 3))}")
+            self.inner(rest, replace(env, x=left, x_kind="int", loop_depth=env.loop_depth + 1))
+            w.line(f"{left} = {left} // 2 if {left} % 2 == 0 else 3 * {left} + 1")
             w.indent -= 1
         elif env.x_kind in _NUMERIC:  # its digits (by % and //, or divmod), or its halvings
             left = w.name(("left", "rest", "remaining"))
@@ -1213,7 +1224,7 @@ class _Program:
             if style == "halve":
                 w.line(f"while {left} > 1:")
                 w.indent += 1
-                self.inner(rest, replace(env, x=left, x_kind="digit", loop_depth=env.loop_depth + 1))
+                self.inner(rest, replace(env, x=left, x_kind="digit", halved=left, loop_depth=env.loop_depth + 1))
                 w.line(f"{left} //= 2")
             else:
                 d = w.name(("digit", "figure"))
@@ -1224,13 +1235,20 @@ class _Program:
                 if style == "mod":
                     w.line(f"{left} //= 10")
             w.indent -= 1
-        elif env.x_kind == "char":  # a letter: its place in the alphabet counted down
-            left = w.name(("left", "rest", "remaining"))
-            w.line(f"{left} = ord({env.x}) - ord('a')")
-            w.line(f"while {left} > 0:")
+        elif env.x_kind == "char":  # a letter: its places in its word, found one after another
+            if env.word is None:
+                raise _Miss("while on a letter of no known word")
+            at = w.name(("at", "spot", "where", "found_at"))
+            if rng.random() < 0.6:
+                w.line(f"{at} = {env.word}.find({env.x})")
+                nxt = f"{env.word}.find({env.x}, {at} + 1)"
+            else:  # from the back
+                w.line(f"{at} = {env.word}.rfind({env.x})")
+                nxt = f"{env.word}.rfind({env.x}, 0, {at})"
+            w.line(f"while {at} != -1:")
             w.indent += 1
-            self.inner(rest, replace(env, x=left, x_kind="int", loop_depth=env.loop_depth + 1))
-            w.line(f"{left} -= {self.rng.choice((4, 5, 6))}")
+            self.inner(rest, replace(env, x=at, x_kind="int", i=None, prev=None, loop_depth=env.loop_depth + 1))
+            w.line(f"{at} = {nxt}")
             w.indent -= 1
         elif rng.random() < 0.4:  # a word consumed from the front (or from the back)
             left, ch = w.name(("rest", "left", "remaining")), w.name(_ELEM_NAMES["char"])
@@ -1239,7 +1257,7 @@ class _Program:
             w.indent += 1
             back = rng.random() < 0.4
             w.line(f"{ch} = {left}[-1]" if back else f"{ch}, {left} = {left}[0], {left}[1:]")
-            self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
+            self.inner(rest, replace(env, x=ch, x_kind="char", word=env.x, loop_depth=env.loop_depth + 1))
             if back:
                 w.line(f"{left} = {left}[:-1]")
             w.indent -= 1
@@ -1256,7 +1274,7 @@ class _Program:
             w.indent += 1
             if style != "iter":
                 w.line(f"{ch} = {todo}.{rng.choice(('popleft()', 'pop()') if style == 'deque' else ('pop()', 'pop(0)'))}")
-            self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
+            self.inner(rest, replace(env, x=ch, x_kind="char", word=env.x, loop_depth=env.loop_depth + 1))
             if style == "iter":
                 w.line(f"{ch} = next({todo}, '')")
             w.indent -= 1
@@ -1266,7 +1284,7 @@ class _Program:
             w.line(f"while {j} < len({env.x}):")
             w.indent += 1
             w.line(f"{ch} = {env.x}[{j}]")
-            self.inner(rest, replace(env, x=ch, x_kind="char", loop_depth=env.loop_depth + 1))
+            self.inner(rest, replace(env, x=ch, x_kind="char", word=env.x, loop_depth=env.loop_depth + 1))
             w.line(f"{j} += 1")
             w.indent -= 1
 

@@ -13,7 +13,8 @@ conditional expression whose value is the same either way: `a if t else a`,
 `n + 0`, `s + ''`, `v ** 1`, `total -= 0`, `(xs + [v]).pop()`), `repeated_update` (`x *= 2`
 twice in a row: one update by the combined amount), `discarded_values` (values computed
 only to be counted: `len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`,
-`len({k: v ...})`, `len((a, b, c))`), `predicate_fallback` (a predicate asked again of the
+`len({k: v ...})`, `len((a, b, c))`; keys a `format_map` mapping gives that its template
+never names), `predicate_fallback` (a predicate asked again of the
 value it chose, with a constant to fall back on: `(w if w.isalpha() else 'red').isalpha()`
 is `w.isalpha()` or a fixed answer; or with a fallback it answers alike: `bool(v if bool(v)
 else v * 10)` is `bool(v)`).
@@ -26,6 +27,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import string
 from dataclasses import dataclass
 
 STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
@@ -143,8 +145,12 @@ def _same(a: object, b: object) -> bool:
 def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
     """Trick idioms in `tree`, whose nodes in `ast.walk` order are `nodes`."""
     found: list[Finding] = []
+    tests = {id(n.test) for n in nodes if isinstance(n, (ast.If, ast.While, ast.IfExp))}  # (read by `conditions`)
     for node in nodes:
         line = getattr(node, "lineno", 0)
+        if id(node) not in tests and (isinstance(node, ast.Compare) and (_slice_of_itself(node) or _against_sign(node))
+                                      or _own_affix(node)):  # a value: `n += s[:1] in s`
+            found.append(Finding("constant_condition", line, ast.unparse(node)[:60] + " (one answer on every input)"))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
             if any(_same(recv, a) for a in node.args) and isinstance(recv, ast.Name):
@@ -192,6 +198,9 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
                 and len(node.args) == 1 and (why := discarded(node.args[0])):
             found.append(Finding("discarded_values", line, f"{ast.unparse(node)[:60]} ({why})"))
+        if isinstance(node, ast.Call) and (unnamed := _unnamed_keys(node)):
+            found.append(Finding("discarded_values", line, f"{ast.unparse(node)[:60]} (keys the template never"
+                                 f" names: {', '.join(map(repr, unnamed))})"))
     found += repeated_effects(nodes)
     found += conditions(tree)
     return found
@@ -413,7 +422,7 @@ def _constant(test: ast.expr) -> bool:
         return True
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and _same(test.left, test.comparators[0]):
         return True
-    return _against_sign(test) or _slice_of_itself(test)
+    return _against_sign(test) or _slice_of_itself(test) or _own_affix(test)
 
 
 def _slice_of_itself(test: ast.expr) -> bool:
@@ -422,6 +431,64 @@ def _slice_of_itself(test: ast.expr) -> bool:
     return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn))
             and isinstance(test.left, ast.Subscript) and isinstance(test.left.slice, ast.Slice)
             and _same(test.left.value, test.comparators[0]))
+
+
+def _fields(template: str) -> set[str] | None:
+    """The names a format template reads (`'{a[0]}: {b:>{w}}'` reads a, b and w), None when it
+    does not parse or numbers its fields."""
+    names: set[str] = set()
+    try:
+        for _, field, spec, _ in string.Formatter().parse(template):
+            if field is not None:
+                head = re.match(r"[^.\[]*", field).group()  # type: ignore[union-attr]
+                if not head or head.isdigit():
+                    return None
+                names.add(head)
+            if spec and "{" in spec:
+                inner = _fields(spec)
+                if inner is None:
+                    return None
+                names |= inner
+    except ValueError:
+        return None
+    return names
+
+
+def _unnamed_keys(node: ast.Call) -> list[str]:
+    """Keys of a mapping written out for `'...'.format_map({...})` (or `.format(**{...})`)
+    that the template never names: values computed only to be thrown away."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant)
+            and isinstance(func.value.value, str)):
+        return []
+    if func.attr == "format_map" and len(node.args) == 1 and not node.keywords:
+        mapping = node.args[0]
+    elif func.attr == "format" and not node.args and len(node.keywords) == 1 and node.keywords[0].arg is None:
+        mapping = node.keywords[0].value
+    else:
+        return []
+    if not (isinstance(mapping, ast.Dict) and mapping.keys
+            and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in mapping.keys)):
+        return []
+    fields = _fields(func.value.value)
+    if fields is None:
+        return []
+    return [k.value for k in mapping.keys if k.value not in fields]  # type: ignore[union-attr]
+
+
+def _own_affix(node: ast.expr) -> bool:
+    """`s.startswith(s[:3])`, `s.endswith(s[-2:])`: a text starts with its own head and ends
+    with its own tail, whatever it holds."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("startswith", "endswith") and len(node.args) == 1 and not node.keywords):
+        return False
+    arg = node.args[0]
+    if not (isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice) and arg.slice.step is None
+            and _same(arg.value, node.func.value)):
+        return False
+    lower, upper = arg.slice.lower, arg.slice.upper
+    at_start = lower is None or (isinstance(lower, ast.Constant) and lower.value == 0)
+    return at_start if node.func.attr == "startswith" else upper is None
 
 
 # the operator a comparison takes with its sides swapped (`3 < x` is `x > 3`)
@@ -590,6 +657,22 @@ def _still(facts: list[_Fact], stmts: list[ast.stmt]) -> list[_Fact]:
     return [f for f in facts if holds(f)]
 
 
+_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _choices(node: ast.AST) -> list[ast.IfExp]:
+    """The conditional expressions in a statement, outside lambdas and comprehensions (whose
+    own names may shadow the ones the facts around them are about)."""
+    out = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, _SCOPES):
+            continue
+        if isinstance(child, ast.IfExp):
+            out.append(child)
+        out += _choices(child)
+    return out
+
+
 def conditions(tree: ast.AST) -> list[Finding]:
     """Constant tests, and tests the tests around them decide: the same test (or its
     negation) known true or false where it stands (inside an arm it guards, in an elif or
@@ -643,6 +726,13 @@ def conditions(tree: ast.AST) -> list[Finding]:
                 inner = [] if isinstance(stmt, (ast.FunctionDef, ast.With)) else facts
                 for body in (stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])):
                     visit(body, inner)
+            elif facts and not isinstance(stmt, (ast.ClassDef, ast.AsyncFunctionDef, ast.AsyncFor,
+                                                 ast.AsyncWith, ast.Match)):
+                for choice in _choices(stmt):  # `(a if t else b)` under a test that decides t
+                    decided = _decided(choice.test, facts)
+                    if decided is not None:
+                        found.append(Finding("contradictory_condition", choice.lineno, ast.unparse(choice.test)
+                                             + f" (always {'true' if decided else 'false'} here: one arm never runs)"))
 
     visit(tree.body if isinstance(tree, ast.Module) else [], [])
     return found

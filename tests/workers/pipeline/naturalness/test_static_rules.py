@@ -49,6 +49,17 @@ NATURAL = '''def count_long_words(text, limit):
     ("constant_condition", "def f(xs):\n    if xs[:2] in xs:\n        return 1\n    return 0\n"),
     ("duplicate_condition", "def f(w):\n    return 1 if w in ['a', 'e', 'a'] else 0\n"),
     ("constant_condition", "def f(r):\n    while abs(r) < 0:\n        r += 1\n    return r\n"),
+    # the same comparisons as values, not tests
+    ("constant_condition", "def f(code):\n    n = 0\n    for c in code:\n        n += int(code[0:1] in code)\n    return n\n"),
+    ("constant_condition", "def f(xs):\n    return [x for x in xs if len(x) >= 0]\n"),
+    ("constant_condition", "def f(name):\n    return int(name.startswith(name[0:3] if name.startswith(name[0:1]) else 'x'))\n"),
+    ("constant_condition", "def f(s):\n    if s.endswith(s[-2:]):\n        return 1\n    return 0\n"),
+    # a choice inside an arm whose test decides it
+    ("contradictory_condition", "def f(xs, k):\n    if k > 5:\n        return xs if k > 3 else []\n    return xs\n"),
+    ("contradictory_condition", "def f(xs):\n    if 1 not in xs:\n        return 0\n    else:\n"
+                                "        return len(xs) if 1 in xs else -1\n"),
+    ("discarded_values", "def f(name):\n    return '[{a}]'.format_map({'a': name, 'b': 'pixel'})\n"),
+    ("discarded_values", "def f(name, n):\n    return '{a}!'.format(**{'a': name, 'n': n})\n"),
     ("idempotent_chain", "def f(a, b):\n    out = set(a)\n    out ^= b\n    out ^= b\n    return out\n"),
     ("idempotent_chain", "def f(xs, v):\n    seen = set(xs)\n    for x in xs:\n        seen.add(v)\n        seen.add(v)\n    return seen\n"),
     ("idempotent_chain", "def f(xs):\n    return list(filter(lambda v: v != 5, filter(lambda v: v != 5, xs)))\n"),
@@ -185,6 +196,10 @@ def test_tests_decided_by_the_tests_around_them(reason: str, code: str) -> None:
     # a size or a magnitude against a bound its sign does not decide
     "def f(x, w):\n    if x not in (4, 8) and w in {'a', 'e'}:\n        return 1\n    return 0\n",
     "def f(s, t):\n    if s[1:4] in t or s[1] in s[2:]:\n        return 1\n    return 0\n",
+    "def f(s, t):\n    return [w for w in t if s[:2] in w and len(w) > 0]\n",
+    "def f(s, t):\n    return s.startswith(s[1:3]) or t.endswith(s[-2:]) or s.endswith(s[:2])\n",
+    "def f(xs, k):\n    if k > 5:\n        k = len(xs)\n        return xs if k > 3 else []\n    return [x if x > 3 else 0 for x in xs]\n",
+    "def f(name, w):\n    return '{a:>{w}}|{c[0]}.{c.real}'.format_map({'a': name, 'w': w, 'c': name})\n",
     "def f(r, s):\n    if abs(r) > 0:\n        return 1\n    if len(s) > 1 or abs(r) <= 0:\n        return 2\n    return 0\n",
 ])
 def test_tests_the_tests_around_them_leave_open_are_not_findings(code: str) -> None:

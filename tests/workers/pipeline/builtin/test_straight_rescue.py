@@ -15,9 +15,10 @@ from workers.pipeline.records import Constraint
 CATALOG = load_catalog()
 
 
+# (str startswith left this list in session 20: `s.startswith(s[:3])`, its constant generic
+# form, is now a constant_condition the generator redraws, so its generic draws pass)
 @pytest.mark.parametrize("cell", [("tuple", "==", "C2"), ("dict", "clear", "C2"), ("set", ">", "C2"),
-                                  ("str", "startswith", "C2"), ("set", "<=", "C2"),
-                                  ("set", "<", "C2")])
+                                  ("set", "<=", "C2"), ("set", "<", "C2")])
 def test_a_cell_whose_generic_forms_are_constant_gets_programs_whose_output_varies(cell: tuple[str, str, str]) -> None:
     t, method, level = cell
     rescued = 0

@@ -148,8 +148,7 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
     tests = {id(n.test) for n in nodes if isinstance(n, (ast.If, ast.While, ast.IfExp))}  # (read by `conditions`)
     for node in nodes:
         line = getattr(node, "lineno", 0)
-        if id(node) not in tests and (isinstance(node, ast.Compare) and (_slice_of_itself(node) or _against_sign(node))
-                                      or _own_affix(node)):  # a value: `n += s[:1] in s`
+        if id(node) not in tests and _one_answer(node):  # a value: `n += s[:1] in s`
             found.append(Finding("constant_condition", line, ast.unparse(node)[:60] + " (one answer on every input)"))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             recv = node.func.value
@@ -422,7 +421,12 @@ def _constant(test: ast.expr) -> bool:
         return True
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and _same(test.left, test.comparators[0]):
         return True
-    return _against_sign(test) or _slice_of_itself(test) or _own_affix(test)
+    return _one_answer(test)
+
+
+def _one_answer(node: ast.expr) -> bool:
+    """A comparison or a call whose form decides its answer on every input, test or value."""
+    return _against_sign(node) or _slice_of_itself(node) or _own_affix(node)
 
 
 def _slice_of_itself(test: ast.expr) -> bool:

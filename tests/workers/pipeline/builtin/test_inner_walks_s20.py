@@ -46,17 +46,20 @@ def _find_walks(code: str) -> list[ast.While]:
             and ast.unparse(n.test).endswith("!= -1")]
 
 
-@pytest.fixture
-def element_whiles(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(idioms, "SHRINK_WHILES", 0.0)  # the walks on the element, not its wearing down
-
-
-def test_a_letter_is_walked_through_its_word_not_counted_down(element_whiles: None) -> None:
-    draws = blueprint_draws(("for", "for", "while"), 3, ("str", "list", "set"), "letter-whiles")
-    assert len(draws) > 60
-    walks = 0
-    for code, _, _ in draws:
+def _element_whiles(kinds: tuple[str, ...], salt: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Draws of a while on the element under two for loops (the walks on the element, not its
+    wearing down), none of which counts down."""
+    monkeypatch.setattr(idioms, "SHRINK_WHILES", 0.0)
+    codes = [code for code, _, _ in blueprint_draws(("for", "for", "while"), 3, kinds, salt)]
+    assert len(codes) > 60
+    for code in codes:
         assert not _count_downs(code), code
+    return codes
+
+
+def test_a_letter_is_walked_through_its_word_not_counted_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    walks = 0
+    for code in _element_whiles(("str", "list", "set"), "letter-whiles", monkeypatch):
         for loop in _find_walks(code):
             walks += 1
             at = loop.test.left.id  # type: ignore[attr-defined]
@@ -68,12 +71,9 @@ def test_a_letter_is_walked_through_its_word_not_counted_down(element_whiles: No
     assert walks > 10
 
 
-def test_a_digit_follows_its_collatz_steps(element_whiles: None) -> None:
-    draws = blueprint_draws(("for", "for", "while"), 3, ("list", "tuple", "dict"), "digit-whiles")
-    assert len(draws) > 60
+def test_a_digit_follows_its_collatz_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     collatz = 0
-    for code, _, _ in draws:
-        assert not _count_downs(code), code
+    for code in _element_whiles(("list", "tuple", "dict"), "digit-whiles", monkeypatch):
         collatz += bool(re.search(r"(\w+) = \1 // 2 if \1 % 2 == 0 else 3 \* \1 \+ 1", code))
     assert collatz > 5
 

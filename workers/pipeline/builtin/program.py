@@ -38,6 +38,8 @@ MAX_ATTEMPTS = 24
 MAX_CHECKED = 12  # draws run through the self-check before the best one is kept
 STRAIGHT_RESCUES = 6  # C1/C2: idiom draws tried when no generic draw passed the self-check
 IDLE_PATIENCE = 2  # checked draws before one whose only finding is an idle normalizer is kept
+DEEP_CALLS = 5  # calls nested in one line that make a draw be drawn again: 2 of 77,000 stdlib lines
+DEEP_PATIENCE = 4  # the last attempts take such a draw rather than none (every draw of some cells is deep)
 IDIOM_SHARE = 1.0  # draws that try the idiom library first (it declines entries and draws it cannot write)
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
@@ -375,6 +377,25 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     return GeneratedProgram(code, entry_name, ", ".join(q.literal for q in g.params))
 
 
+def _call_depth(node: ast.AST) -> int:
+    """Calls nested in `node`, a call's receiver chain counted as nesting (`a.f().g(h(x))`: 3)."""
+    return max((_call_depth(c) for c in ast.iter_child_nodes(node)), default=0) + isinstance(node, ast.Call)
+
+
+def deepest_calls(code: str) -> int:
+    """The most calls nested in one line of `code`: a simple statement, a test or a loop's
+    iterable (a compound statement's body is its own lines)."""
+    heads = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, (ast.If, ast.While)):
+            heads.append(node.test)
+        elif isinstance(node, ast.For):
+            heads.append(node.iter)
+        elif isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.Try, ast.With)):
+            heads.append(node)
+    return max(map(_call_depth, heads), default=0)
+
+
 def _judged(found: GeneratedProgram, entry: Entry, seed: int, index: int, variant: int) -> Verdict:
     """The self-check of a draft for slot `index` (every draft of a slot on the same inputs);
     the target's own calls are not asked to change the output (`lower` on lower-case words
@@ -424,6 +445,8 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         program = build_program(entry, knobs, rng)
         if not statically_fit(program.code, program.entry_point, target):
             continue
+        if attempt < MAX_ATTEMPTS - DEEP_PATIENCE and deepest_calls(program.code) >= DEEP_CALLS:
+            continue  # a line no one would write: drawn again while other draws are left
         found = GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
         verdict = _judged(found, entry, seed, index, variant)
         if verdict.clean or (checked >= IDLE_PATIENCE and verdict.findings == ("idle_normalizer",)):

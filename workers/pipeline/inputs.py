@@ -136,6 +136,52 @@ def greedy_cover(marks: list, outputs: list, limit: int) -> list:
     return sorted(kept)
 
 
+def effect_swap(chosen: list, viable: list, deletable: list, variants: int, differs, marks: list,  # noqa: ANN001
+                outputs: list) -> tuple:
+    """(chosen, deletable) with kept inputs swapped for ones that show a statement's effect.
+
+    `deletable`: the variants (the program with statement j left out) that change no output
+    on the `chosen` inputs; `differs(j, c)` says whether variant j changes input c's output
+    (False where unsure). While some variant is deletable, a kept input other than the
+    teacher's call (index 0) is replaced by another viable one on which a deletable variant
+    changes the output, where the swap reaches every mark the kept inputs reached, keeps as
+    many distinct outputs and leaves fewer variants deletable (a variant only the dropped
+    input told apart must be told apart by the new one); the swap leaving fewest is taken.
+    A statement that matters only on some inputs is then shown on one, not called dead.
+    Self-contained: the probe job runs this same code."""
+    chosen, deletable = sorted(chosen), sorted(deletable)
+    known: dict = {}
+
+    def tells(j, c):  # noqa: ANN001, ANN202
+        if (j, c) not in known:
+            known[(j, c)] = bool(differs(j, c))
+        return known[(j, c)]
+
+    while deletable:
+        reached = set().union(*(set(marks[k]) for k in chosen))
+        shown = len({outputs[k] for k in chosen})
+        best = None
+        for c in (c for c in viable if c not in chosen):
+            fixed = {j for j in deletable if tells(j, c)}
+            if not fixed:
+                continue
+            for p in (p for p in chosen if p != 0):
+                rest = [k for k in chosen if k != p]
+                new = rest + [c]
+                if not reached <= set().union(*(set(marks[k]) for k in new)) \
+                        or len({outputs[k] for k in new}) < shown:
+                    continue
+                lost = {j for j in range(variants) if j not in deletable and tells(j, p)
+                        and not any(tells(j, k) for k in rest) and not tells(j, c)}
+                left = len(deletable) - len(fixed) + len(lost)
+                if left < len(deletable) and (best is None or left < best[0]):
+                    best = (left, sorted(new), sorted((set(deletable) - fixed) | lost))
+        if best is None:
+            break
+        _, chosen, deletable = best
+    return chosen, deletable
+
+
 def coverage_first(candidates: list[InputCandidate], marks: list[set[int]], outputs: list[str],
                    limit: int) -> list[InputCandidate]:
     """Up to `limit` candidates with distinct values, chosen by `greedy_cover` (so a program

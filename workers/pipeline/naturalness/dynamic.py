@@ -22,7 +22,7 @@ import functools
 import inspect
 from dataclasses import dataclass, field
 
-from workers.pipeline.inputs import greedy_cover
+from workers.pipeline.inputs import effect_swap, greedy_cover
 
 DYNAMIC_REASONS = ("no_viable_input", "deletable_statement", "constant_output", "deepest_block_unrun")
 MAX_TURNS = 5000  # loop turns per run, by default the sandbox's trace step cap
@@ -258,6 +258,20 @@ def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, ru
                    or run(c, min(max_turns, 2 * turns[c] + __probe_slack__))[0] == probe_out[c] for c in chosen):
                 deletable.append(j)
         __off__ = -1
+
+        def differs(j, c):
+            global __off__
+            if within[j] >= 0 and within[j] not in reached[c]:
+                return False
+            __off__ = j
+            out = run(c, min(max_turns, 2 * turns[c] + __probe_slack__))[0]
+            __off__ = -1
+            return out != probe_out[c] and out != "error:budget"
+
+        if deletable:  # other inputs may show what a statement does
+            ran_ok = [i for i in viable if probe_out[i].startswith("ok:")]
+            chosen, deletable = effect_swap(chosen, ran_ok, deletable, len(within), differs, hits, probe_out)
+            original = [probe_out[c] for c in chosen]
     return [original, hits, chosen, probe_out, deletable]
 '''
 
@@ -269,7 +283,7 @@ def _runtime() -> str:
 
 @functools.cache
 def _cover_source() -> str:
-    return inspect.getsource(greedy_cover)
+    return inspect.getsource(greedy_cover) + "\n\n" + inspect.getsource(effect_swap)
 
 
 @dataclass(frozen=True)

@@ -165,3 +165,35 @@ def test_a_variant_skips_the_inputs_that_never_reached_its_statement(sb: Sandbox
         assert all(r.ok for r in results)
         assert results[0].result["repr"] == results[1].result["repr"], inputs
     assert eval(results[0].result["repr"])[4]  # noqa: S307 - one input leaves statements unneeded
+
+
+def test_an_input_that_shows_a_statement_is_swapped_in(sb: Sandbox) -> None:
+    """The first three inputs have no blank to strip: the probe swaps in the one that has,
+    so the strip is shown doing its work instead of being called dead."""
+    code = "def f(word):\n    word = word.strip()\n    return word.upper()\n"
+    choice = one(sb, code, "'ab'", "'cd'", "'ef'", "' gh '")
+    assert choice.reasons == [] and [c.args for c in choice.inputs] == ["'ab'", "'ef'", "' gh '"]
+    # with only inputs that have no blank, the statement is still deletable
+    assert one(sb, code, "'ab'", "'cd'", "'ef'", "'gh'").reasons == ["deletable_statement"]
+
+
+def test_effect_swap_keeps_marks_outputs_and_what_the_dropped_input_showed() -> None:
+    from workers.pipeline.inputs import effect_swap
+
+    marks = [[0], [1], [0], [0], [2]]
+    outputs = ["a", "b", "c", "d", "e"]
+    shows = {(0, 3), (0, 4), (1, 2)}  # (variant, input): leaving the statement out changes that output
+
+    def differs(j: int, c: int) -> bool:
+        return (j, c) in shows
+
+    # variant 0 is deletable on 0, 1, 2; input 3 shows it and may replace 2 (whose mark 0
+    # input 0 keeps) only if variant 1, which only input 2 showed, stays shown: it does not
+    assert effect_swap([0, 1, 2], [0, 1, 2, 3], [0], 2, differs, marks, outputs) == ([0, 1, 2], [0])
+    # input 4 shows variant 0 but dropping 1 loses mark 1: no swap either
+    assert effect_swap([0, 1, 2], [0, 1, 2, 4], [0], 2, differs, marks, outputs) == ([0, 1, 2], [0])
+    # without variant 1, input 3 replaces 1? no (mark 1); it replaces 2 (mark 0 kept by 0)
+    assert effect_swap([0, 1, 2], [0, 1, 2, 3], [0], 1, differs, marks, outputs) == ([0, 1, 3], [])
+    # the teacher's call (index 0) is never dropped, and equal outputs count against a swap
+    assert effect_swap([0, 1], [0, 1, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "c", "b"]) == ([0, 3], [])
+    assert effect_swap([0, 1], [0, 1, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "c", "a"]) == ([0, 1], [0])

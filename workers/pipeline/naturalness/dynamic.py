@@ -216,7 +216,6 @@ def __probe_fresh__(value):
 
 
 def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, run_cpu, job_cpu):
-    global __off__
     values = [__probe_ast__.literal_eval("(" + args + ",)") for args in inputs]
     func = globals()[entry]
     job_end = __probe_clock__() + job_cpu
@@ -249,25 +248,26 @@ def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, ru
     deletable = []
     if all(o.startswith("ok:") for o in original):
         reached = [set(hits[c]) for c in range(len(values))]
-        for j, arm in enumerate(within):
-            __off__ = j
+
+        def variant_out(j, c):
             # a variant may loop at most twice as long as the program did (plus some
             # slack): one that runs past that changes what the program does, and ends there;
-            # an input that never entered the statement's arm runs as it did
-            if all((arm >= 0 and arm not in reached[c])
-                   or run(c, min(max_turns, 2 * turns[c] + __probe_slack__))[0] == probe_out[c] for c in chosen):
-                deletable.append(j)
-        __off__ = -1
-
-        def differs(j, c):
+            # an input that never entered the statement's arm runs as it did (None)
             global __off__
             if within[j] >= 0 and within[j] not in reached[c]:
-                return False
+                return None
             __off__ = j
             out = run(c, min(max_turns, 2 * turns[c] + __probe_slack__))[0]
             __off__ = -1
-            return out != probe_out[c] and out != "error:budget"
+            return out
 
+        def differs(j, c):  # (a run the job's CPU budget stopped tells nothing)
+            out = variant_out(j, c)
+            return out is not None and out != probe_out[c] and out != "error:budget"
+
+        for j in range(len(within)):
+            if all(variant_out(j, c) in (None, probe_out[c]) for c in chosen):
+                deletable.append(j)
         if deletable:  # other inputs may show what a statement does
             ran_ok = [i for i in viable if probe_out[i].startswith("ok:")]
             chosen, deletable = effect_swap(chosen, ran_ok, deletable, len(within), differs, hits, probe_out)

@@ -53,7 +53,7 @@ def _enter_namespaces(proto_in: int, proto_out: int, config: dict) -> dict:
     try:
         facts = namespaces.build_root(config["keep"])
         if config.get("job_tmpfs_mb") is None:  # one shared /tmp (bench comparison only)
-            linux.mount("tmpfs", config["workdir"], "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
+            linux.mount("tmpfs", config["workdir"], "tmpfs", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC,
                         f"size={config['tmpfs_mb']}m,mode=0700,uid={config['job_uid']},"
                         f"gid={config['job_gid']}")
         return facts

@@ -13,7 +13,8 @@ The result frame carries a keyed hash of its body under a per-job key the forkse
 before forking; the forkserver drops any frame whose hash does not match, so bytes the
 program writes to fd 3 itself are never a result. The key lives only in this module's
 frames and closures. Before user code runs: the audit hook (sandbox/guard.py) refuses
-heap, frame, ctypes, /proc and signal access; the runtime's modules leave `sys.modules`;
+heap, frame, ctypes, gc, /proc and signal access and other interpreters; the runtime's
+modules and the garbage collector leave `sys.modules`, and `_imp` makes no fresh copy of them;
 `sys.gettrace` answers None. This module, the tracer and the encoder define no classes,
 and what they call after user code started is bound before (default arguments, private
 builtins: sandbox/forkserver.py), so patching a module, a class or builtins from user code
@@ -36,7 +37,7 @@ import types
 from _blake2 import blake2b
 from _json import encode_basestring_ascii, make_encoder
 
-from . import guard
+from . import guard, module_gate
 from .encoding import encode_value
 from .streams import job_streams
 from .tracing import USER_FILENAME, exception_info, make_tracer
@@ -151,6 +152,7 @@ def _seal_runtime(module) -> None:
         if name.split(".")[0] in RUNTIME_MODULES:
             del sys.modules[name]
     guard.refuse_signal_handlers()
+    module_gate.seal(guard.HIDDEN_MODULES, guard.BLOCKED_IMPORTS)
     guard.no_bytecode_cache()
     sys.modules[MODULE_NAME] = module
     sys.modules["__main__"] = module

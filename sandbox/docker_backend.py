@@ -36,7 +36,7 @@ class DockerLaunchSpec(LaunchSpec):
                     "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
                     "--pids-limit", str(self.pids), "--memory", f"{self.memory_mb}m",
                     "--memory-swap", f"{self.memory_mb}m", "--user", self.user,
-                    "--ipc", "none", "--tmpfs", f"{self.workdir}:rw,nosuid,nodev,size="
+                    "--ipc", "none", "--tmpfs", f"{self.workdir}:rw,nosuid,nodev,noexec,size="
                     f"{self.tmpfs_mb}m,mode=1777", "--workdir", self.workdir,
                     "--label", f"{LABEL}={self.label}",
                     "-v", f"{PROJECT_ROOT}/sandbox:{CONTAINER_ROOT}/sandbox:ro"]

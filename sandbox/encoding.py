@@ -23,14 +23,15 @@ class _Full(Exception):
     """The repr budget is spent."""
 
 
-# The writer is a plain list [parts, chars left, ids of containers being written], not a
-# class: a class's methods would lead user code (through `object.__subclasses__()` and
-# `__globals__`) to this module's helpers, which encode the job's result and trace.
-_PARTS, _LEFT, _ACTIVE = 0, 1, 2
+# The writer is a plain list [parts, chars left, ids of containers being written, whether a
+# container held itself], not a class: a class's methods would lead user code (through
+# `object.__subclasses__()` and `__globals__`) to this module's helpers, which encode the
+# job's result and trace.
+_PARTS, _LEFT, _ACTIVE, _CYCLIC = 0, 1, 2, 3
 
 
 def _new_writer(budget: int) -> list:
-    return [[], budget, set()]
+    return [[], budget, set(), False]
 
 
 def _put(w: list, text: str) -> None:
@@ -69,7 +70,8 @@ def _emit_items(w: list, items, open_: str, close: str, depth: int) -> None:
 def _emit_container(w: list, obj, depth: int) -> None:
     kind = type(obj)
     key = id(obj)
-    if key in w[_ACTIVE]:
+    if key in w[_ACTIVE]:  # Python's own marker; the text is then not the value (truncated)
+        w[_CYCLIC] = True
         _put(w, {list: "[...]", dict: "{...}"}.get(kind, "..."))
         return
     w[_ACTIVE].add(key)
@@ -219,6 +221,7 @@ def encode_value(obj: object, max_chars: int = DEFAULT_VALUE_CHARS) -> dict:
     except RecursionError:
         truncated = True
     text = "".join(writer[_PARTS])
+    truncated = truncated or writer[_CYCLIC]  # `[1, [...]]` reads back as another value
     if len(text) > max_chars:
         text, truncated = text[:max_chars], True
     out = {"type": kind.__name__, "repr": text, "truncated": truncated}

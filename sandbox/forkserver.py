@@ -33,12 +33,12 @@ from . import child, namespaces, seeded_random, streams, wire
 PRELOAD = ("math", "collections", "itertools", "functools", "operator", "re", "string",
            "heapq", "bisect", "_random", "copy", "json", "ast", "io", "time", "types",
            "resource", "typing", "_blake2", "_json", "sandbox.encoding", "sandbox.tracing",
-           "sandbox.guard", "sandbox.streams", "sandbox.seeded_random", "sandbox.namespaces",
-           "sandbox.child")
+           "sandbox.guard", "sandbox.module_gate", "sandbox.streams", "sandbox.seeded_random",
+           "sandbox.namespaces", "sandbox.child")
 # What runs in a job after user code started; re-executed with a private copy of builtins,
 # so that user code replacing builtins.repr (or any other) changes nothing in them.
 RUNTIME = ("sandbox.encoding", "sandbox.tracing", "sandbox.tracing_monitoring",
-           "sandbox.guard", "sandbox.child")
+           "sandbox.guard", "sandbox.module_gate", "sandbox.child")
 # random's sha512 comes from _sha512 up to 3.11, from _sha2 since 3.12
 PRELOAD_IF_PRESENT = ("_sha512", "_sha2")
 MAX_RESULT_BYTES = 256 << 20

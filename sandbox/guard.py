@@ -7,7 +7,10 @@ is refused (RuntimeError, like any other failing call): heap and frame introspec
 standard library functions that only read their caller's module name, `sys._current_frames`,
 the restricted frame attributes `tb_frame`, `gi_frame`, `cr_frame`, `ag_frame`), tracing
 and profiling hooks (`sys.settrace`, `sys.setprofile`, `sys.monitoring`), new audit hooks,
-ctypes (import and every call), signal handlers (a handler is handed the frame it
+ctypes (import and every call), the garbage collector (`gc`: `set_debug(DEBUG_SAVEALL)` would
+hand out collected frames in `gc.garbage`, and a frame's `f_back` leads into this runtime),
+interpreters of their own (`_xxsubinterpreters`: a hook added from Python is its own
+interpreter's alone, so another one runs without it), the C API test modules, signal handlers (a handler is handed the frame it
 interrupts: `refuse_signal_handlers`), replacing a function's code,
 hand-made code objects (`code.__new__`, `marshal`: imports compile from source, see
 `no_bytecode_cache`), opening anything under /proc
@@ -30,10 +33,15 @@ BLOCKED = frozenset({
     "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
     "sys.addaudithook", "code.__new__", "marshal.loads", "marshal.load", "os.exec",
     "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "os.system", "subprocess.Popen",
-    "pty.spawn", "os.startfile", "signal.signal", "os.unshare", "os.setns"})
+    "pty.spawn", "os.startfile", "signal.signal", "os.unshare", "os.setns",
+    "cpython.PyInterpreterState_New"})
 BLOCKED_PREFIXES = ("ctypes.", "sys.monitoring.")
+# modules that leave sys.modules before user code runs (importing a loaded module raises no
+# event) and that `_imp` will not create afresh (`seal_module_factories`)
+HIDDEN_MODULES = ("gc", "_xxsubinterpreters", "_xxinterpchannels", "_interpreters",
+                  "_interpchannels", "_interpqueues", "_testcapi", "_testinternalcapi")
 # `_signal` only once removed from sys.modules: the loaded one has its `signal` replaced
-BLOCKED_IMPORTS = ("ctypes", "_ctypes", "_signal", "sandbox")
+BLOCKED_IMPORTS = frozenset(("ctypes", "_ctypes", "_signal", "sandbox") + HIDDEN_MODULES)
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 FUNCTION_INTERNALS = frozenset({"__code__"})
 
@@ -58,8 +66,8 @@ def _check(event: str, args: tuple, _blocked=BLOCKED, _prefixes=BLOCKED_PREFIXES
         path = args[0]
         if isinstance(path, _text) and _under_proc(path):
             raise RuntimeError("/proc is not available inside the sandbox")
-    elif event == "import":
-        if args[0].split(".")[0] in _imports:
+    elif event == "import":  # any part of the name (`x._ctypes` loads the same library)
+        if not _imports.isdisjoint(str(args[0]).split(".")):
             raise RuntimeError(f"{args[0]} is not available inside the sandbox")
     elif event in _blocked or event.startswith(_prefixes):
         raise RuntimeError(f"{event} is not available inside the sandbox")
@@ -98,7 +106,7 @@ def install() -> tuple:
         try:
             _check(event, args)
         except RuntimeError:
-            refused.append(event)
+            refused.append(f"import {args[0]}" if event == "import" else event)
             raise
 
     def permitted(fn, *args):

@@ -9,7 +9,8 @@ the host (its /run, /var, /etc, the project checkout, the data dir, any Unix soc
 exists for a job. The root itself is then made read-only.
 
 Before each job the forkserver mounts a fresh size-capped tmpfs on /tmp (the job's working
-directory); after the job's processes are gone it detaches it (`MNT_DETACH`), and the tmpfs
+directory; nothing on it can be mapped executable, so a shared library the program writes
+there does not load); after the job's processes are gone it detaches it (`MNT_DETACH`), and the tmpfs
 with every file the job wrote is freed whole. Nothing walks a directory tree. (A mount
 namespace per job would do the same but costs a few ms per job: tearing a namespace down
 waits for an RCU grace period.)
@@ -97,7 +98,7 @@ def build_root(keep: list[str], staging: str = "/tmp") -> dict:
 def mount_job_space(workdir: str, tmpfs_mb: int, uid: int | None, gid: int | None) -> None:
     """In the forkserver, before a job's fork: a fresh size-capped tmpfs on `workdir`."""
     owner = "" if uid is None else f",uid={uid},gid={gid}"
-    linux.mount("tmpfs", workdir, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV,
+    linux.mount("tmpfs", workdir, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC,
                 f"size={tmpfs_mb}m,mode=0700{owner}")
 
 

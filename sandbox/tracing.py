@@ -1,6 +1,7 @@
 """Interpreter traces of user code, recorded inside the sandboxed child only.
 
-Only frames of the job's own code (compiled under USER_FILENAME) are recorded, at any depth,
+Only frames of the job's own code objects (the functions compiled from its source, found in
+the module's constants) are recorded, at any depth,
 helpers included; the standard library and the sandbox itself stay invisible. Each step is
 `{"event", "func", "line", "depth", "locals"}`; a `return` step adds `value` (the returned
 value), an `exception` step adds `exception`. `depth` is 0 for the entry point's frame and
@@ -33,7 +34,21 @@ def make_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitt
         from .tracing_monitoring import monitoring_tracer
 
         return monitoring_tracer(module_code, max_steps, value_chars, on_limit, permitted)
-    return settrace_tracer(max_steps, value_chars, on_limit, permitted)
+    return settrace_tracer(module_code, max_steps, value_chars, on_limit, permitted)
+
+
+def user_codes(module_code) -> set:
+    """The code objects of the job's functions, lambdas and comprehensions: a frame is the
+    job's own when it runs one of these objects, not when its code merely carries the job's
+    file name (code the program compiles itself under "<execsynth>", at line numbers of its
+    choosing, is not the program's source)."""
+    found, stack = set(), [module_code]
+    while stack:
+        code = stack.pop()
+        found.add(code)
+        stack.extend(c for c in code.co_consts if hasattr(c, "co_code"))
+    found.discard(module_code)
+    return found
 
 
 def exception_info(exc: BaseException, max_chars: int) -> dict:
@@ -116,15 +131,17 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, _memo=value_memo, 
     return steps, record
 
 
-def settrace_tracer(max_steps: int, value_chars: int, on_limit, permitted,
+def settrace_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
                     _settrace=_SETTRACE, _gettrace=_GETTRACE, _encode=encode_value,
-                    _exception=exception_info, _user=USER_FILENAME):
+                    _exception=exception_info, _id=id):
     steps, record = step_recorder(max_steps, value_chars, on_limit)
     depth_now = [0]
+    # by identity: a copy the program compiles of its own source compares equal
+    own = frozenset(map(_id, user_codes(module_code)))
 
-    def on_call(frame, event, arg):
+    def on_call(frame, event, arg, _own=own):
         code = frame.f_code
-        if code.co_filename != _user:
+        if _id(code) not in _own:
             return None
         depth = depth_now[0]
         depth_now[0] = depth + 1

@@ -13,27 +13,17 @@ import sys
 from types import SimpleNamespace
 
 from .encoding import encode_value
-from .tracing import exception_info, step_recorder
+from .tracing import exception_info, step_recorder, user_codes
 
 _TOOL_NAME = "execsynth"
 _NONE_VALUE = {"type": "NoneType", "repr": "None", "json": None, "truncated": False}
-
-
-def _user_codes(module_code) -> set:
-    found, stack = set(), [module_code]
-    while stack:
-        code = stack.pop()
-        found.add(code)
-        stack.extend(c for c in code.co_consts if hasattr(c, "co_code"))
-    found.discard(module_code)
-    return found
 
 
 def monitoring_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
                       _mon=getattr(sys, "monitoring", None), _getframe=sys._getframe,
                       _encode=encode_value, _exception=exception_info):
     steps, record = step_recorder(max_steps, value_chars, on_limit)
-    codes = _user_codes(module_code)
+    codes = user_codes(module_code)
     tool = _mon.DEBUGGER_ID
     depth_now = [0]
     depths: dict[int, list[int]] = {}

@@ -72,6 +72,13 @@ def test_huge_int_and_cycles_and_depth_do_not_blow_up():
     loop = [1]
     loop.append(loop)
     assert encode_value(loop)["repr"] == "[1, [...]]"
+    # the text reads back as `[1, [Ellipsis]]`, another value: never taken as the value
+    assert encode_value(loop)["truncated"] is True
+    shared = [1]
+    assert encode_value([shared, shared])["truncated"] is False  # shared, not cyclic
+    cyclic = {"a": 1}
+    cyclic["b"] = cyclic
+    assert encode_value(cyclic) == {"type": "dict", "repr": "{'a': 1, 'b': {...}}", "truncated": True}
     deep = []
     for _ in range(500):
         deep = [deep]

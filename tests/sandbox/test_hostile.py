@@ -3,6 +3,7 @@ the host. All of them run at once over the shared sandbox, like a real batch wou
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import time
@@ -18,6 +19,24 @@ from sandbox.local import PROJECT_ROOT
 from .conftest import SECRET, TEST_LIMITS, alive, job_processes
 
 FAST = replace(TEST_LIMITS, timeout_s=1.0)
+
+# reaches the runtime's frames through the collector and writes a result frame under the
+# job's own key: a made-up value and a one-step trace at a line the program does not have
+GC_FORGE = (
+    "import gc, os, struct, json, hashlib\n"
+    "def leak():\n    try:\n        1 / 0\n    except Exception as e:\n        keep = e\n"
+    "def runtime_frame(name):\n"
+    "    gc.set_debug(gc.DEBUG_SAVEALL)\n    leak()\n    gc.collect()\n"
+    "    cur = [o for o in gc.garbage if type(o).__name__ == 'frame'][0]\n"
+    "    gc.set_debug(0)\n    gc.garbage.clear()\n"
+    "    while cur.f_code.co_name != name:\n        cur = cur.f_back\n    return cur\n"
+    "def f():\n    key = runtime_frame('run_job').f_locals['key']\n"
+    "    body = json.dumps({'status': 'ok', 'result': {'type': 'int', 'repr': '42', 'json': 42,"
+    " 'truncated': False}, 'trace_steps': 1}).encode() + b'\\n' + json.dumps({'steps': [{'event':"
+    " 'return', 'func': 'f', 'line': 99, 'depth': 0, 'locals': {}}]}).encode()\n"
+    "    os.write(3, struct.pack('>4sQ', b'XSR2', len(body))"
+    " + hashlib.blake2b(body, key=key, digest_size=32).digest() + body)\n"
+    "    os._exit(0)\n")
 
 
 @dataclass
@@ -186,6 +205,49 @@ CASES = [
          "    return 1\n", "killed", check=lambda r, w: _exc(r, "ResultForged")),
     Case("close_result_pipe", "import os\ndef f():\n    os.close(3)\n    return 1\n", "killed",
          check=lambda r, w: _exc(r, "ResultChannelLost")),
+    # a frame the collector saved (`gc.garbage` under DEBUG_SAVEALL) leads through `f_back`
+    # to the runtime's locals: the job key, the payload, the trace
+    Case("gc_saved_frames_forge", GC_FORGE, "exception", trace=True,
+         check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None,
+                             "import gc" in r.exception["message"], '"line": 99' not in (r.trace_json or ""))),
+    Case("gc_fresh_module", "import importlib.util\ndef f():\n"
+         "    gc = importlib.util.module_from_spec(importlib.util.find_spec('gc'))\n"
+         "    gc.set_debug(gc.DEBUG_SAVEALL)\n    return gc.get_debug()\n", "exception",
+         check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    Case("gc_fresh_module_renamed", "import _imp, types\ndef f():\n"
+         "    return str(_imp.create_builtin(types.SimpleNamespace(name='x.gc')))\n", "exception",
+         check=lambda r, w: _exc(r, "SandboxViolation")),
+    # another interpreter runs without this one's audit hook (ctypes there reads any memory)
+    Case("subinterpreter", "import _xxsubinterpreters as si\ndef f():\n"
+         "    si.run_string(si.create(), 'import ctypes')\n    return 1\n", "exception",
+         check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    Case("subinterpreter_loaded_by_spec", "import importlib.util, importlib._bootstrap as b\n"
+         "def f():\n    si = b._load(importlib.util.find_spec('_xxsubinterpreters'))\n"
+         "    return str(si.create())\n", "exception",
+         check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    # code the program compiles under the job's file name is not the program: its lines
+    # (here 501-503, past the end of the source) never enter the trace
+    Case("trace_injected_lines", "SRC = '\\n' * 500 + 'def f(x):\\n    secret = x * 1000\\n    return secret\\n'\n"
+         "ns = {}\nexec(compile(SRC, '<execsynth>', 'exec'), ns)\n"
+         "def f():\n    return ns['f'](3)\n", "ok", trace=True,
+         check=lambda r, w: (r.result["repr"] == "3000",
+                             {s["line"] for s in json.loads(r.trace_json)["steps"]} <= {4, 5})),
+    # native code out of the hook's sight: a copy of a standard extension module written to
+    # the job's /tmp and imported from there, and an executable mapping of a file there
+    Case("extension_module_from_tmp", "import os, sys\ndef f():\n"
+         "    src = [p for p in sys.path if p.endswith('lib-dynload')][0]\n"
+         "    name = [n for n in os.listdir(src) if n.startswith('_bisect.')][0]\n"
+         "    with open(os.path.join(src, name), 'rb') as h:\n        blob = h.read()\n"
+         "    with open(name, 'wb') as h:\n        h.write(blob)\n"
+         "    sys.modules.pop('_bisect', None)\n    sys.path.insert(0, os.getcwd())\n"
+         "    import _bisect\n    return _bisect.__file__\n", "exception",
+         check=lambda r, w: (_exc(r, "ImportError"), r.result is None)),
+    Case("executable_mapping_in_tmp", "import mmap\ndef f():\n"
+         "    with open('code.bin', 'wb') as h:\n        h.write(bytes(4096))\n"
+         "    with open('code.bin', 'rb') as h:\n"
+         "        mmap.mmap(h.fileno(), 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC)\n"
+         "    return 'mapped'\n", "exception",
+         check=lambda r, w: (_exc(r, "PermissionError"), r.result is None)),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -40,7 +40,7 @@ from _json import encode_basestring_ascii, make_encoder
 from . import guard, module_gate
 from .encoding import encode_value
 from .streams import job_streams
-from .tracing import USER_FILENAME, exception_info, make_tracer
+from .tracing import TRACE_CHARS, USER_FILENAME, exception_info, make_tracer
 from .wire import RESULT_HEADER, RESULT_MAC_BYTES, RESULT_MAGIC
 
 RESULT_FD = 3
@@ -195,7 +195,7 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
                 _conclude(payload, key, refused, streams)
 
             tracer = make_tracer(module_code, limits["trace_steps"], chars, on_limit,
-                                 permitted)
+                                 permitted, limits.get("trace_chars", TRACE_CHARS))
         module = types.ModuleType(MODULE_NAME)
         module.__dict__["__builtins__"] = builtins
         _seal_runtime(module)
@@ -265,7 +265,8 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             def on_limit(steps):
                 emit()  # the call is cut short: no verdict here, its own job gives it
 
-            tracer = make_tracer(module_code, limits["trace_steps"], chars, on_limit, permitted)
+            tracer = make_tracer(module_code, limits["trace_steps"], chars, on_limit, permitted,
+                                 limits.get("trace_chars", TRACE_CHARS))
         module = _module(MODULE_NAME)
         module.__dict__["__builtins__"] = builtins
         if sealed:

@@ -22,6 +22,9 @@ class Limits:
     output_bytes: int = 1 << 20
     trace_steps: int = 5000
     value_chars: int = DEFAULT_VALUE_CHARS
+    # the value text a trace holds in all (every step's locals): 5,000 steps of three locals
+    # at the value cap would be 150 MB of JSON for one run
+    trace_chars: int = 4 << 20
     file_bytes: int = 16 << 20
     open_files: int = 64
     max_tasks: int = 1  # processes + threads of the job; 1 = no fork, no thread
@@ -29,7 +32,7 @@ class Limits:
     def __post_init__(self) -> None:
         positive = {"timeout_s": self.timeout_s, "memory_mb": self.memory_mb,
                     "output_bytes": self.output_bytes, "trace_steps": self.trace_steps,
-                    "value_chars": self.value_chars, "file_bytes": self.file_bytes,
+                    "value_chars": self.value_chars, "trace_chars": self.trace_chars, "file_bytes": self.file_bytes,
                     "open_files": self.open_files, "max_tasks": self.max_tasks}
         if self.cpu_s is not None:
             positive["cpu_s"] = self.cpu_s

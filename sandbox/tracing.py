@@ -23,18 +23,21 @@ from types import SimpleNamespace
 from .encoding import encode_value
 
 USER_FILENAME = "<execsynth>"
+TRACE_CHARS = 4 << 20  # `Limits.trace_chars`
 _SETTRACE = sys.settrace  # kept before user code can replace sys.settrace
 _GETTRACE = sys.gettrace
 
 
-def make_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted):
+def make_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
+                max_chars: int = TRACE_CHARS):
     """The best tracer this interpreter offers, bound to the job's compiled module.
-    `permitted(fn, *args)` runs the tracer's own guarded calls (sandbox/guard.py)."""
+    `permitted(fn, *args)` runs the tracer's own guarded calls (sandbox/guard.py); the run
+    ends through `on_limit(steps)` past `max_steps` steps or `max_chars` of value text."""
     if hasattr(sys, "monitoring"):
         from .tracing_monitoring import monitoring_tracer
 
-        return monitoring_tracer(module_code, max_steps, value_chars, on_limit, permitted)
-    return settrace_tracer(module_code, max_steps, value_chars, on_limit, permitted)
+        return monitoring_tracer(module_code, max_steps, value_chars, on_limit, permitted, max_chars)
+    return settrace_tracer(module_code, max_steps, value_chars, on_limit, permitted, max_chars)
 
 
 def user_codes(module_code) -> set:
@@ -111,20 +114,28 @@ def value_memo(value_chars: int, _encode=encode_value, _scalar=_SCALARS.__contai
     return encode
 
 
-def step_recorder(max_steps: int, value_chars: int, on_limit, _memo=value_memo, _id=id):
+def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = TRACE_CHARS,
+                  _memo=value_memo, _id=id):
     """(steps, record): the step list and `record(event, frame, depth, func)`, which ends
-    the run through `on_limit(steps)` once the cap is reached."""
+    the run through `on_limit(steps)` once the steps would pass `max_steps`, or their
+    locals' value text `max_chars` (a value repeated at every step counts every time: it
+    is written every time)."""
     steps: list[dict] = []
     append = steps.append
     encode = _memo(value_chars)
+    spent = [0]
 
-    def record(event: str, frame, depth: int, func: str, _len=len) -> dict:
+    def record(event: str, frame, depth: int, func: str, _len=len, _sum=sum) -> dict:
         if _len(steps) >= max_steps:
             on_limit(steps)
         frame_id = _id(frame)
+        values = {name: encode((frame_id, name), value)
+                  for name, value in frame.f_locals.items() if name[:1] != "."}
+        spent[0] += _sum(_len(v["repr"]) for v in values.values())
+        if spent[0] > max_chars:
+            on_limit(steps)
         step = {"event": event, "func": func, "line": frame.f_lineno, "depth": depth,
-                "locals": {name: encode((frame_id, name), value)
-                           for name, value in frame.f_locals.items() if name[:1] != "."}}
+                "locals": values}
         append(step)
         return step
 
@@ -132,9 +143,9 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, _memo=value_memo, 
 
 
 def settrace_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
-                    _settrace=_SETTRACE, _gettrace=_GETTRACE, _encode=encode_value,
-                    _exception=exception_info, _id=id):
-    steps, record = step_recorder(max_steps, value_chars, on_limit)
+                    max_chars: int = TRACE_CHARS, _settrace=_SETTRACE, _gettrace=_GETTRACE,
+                    _encode=encode_value, _exception=exception_info, _id=id):
+    steps, record = step_recorder(max_steps, value_chars, on_limit, max_chars)
     depth_now = [0]
     # by identity: a copy the program compiles of its own source compares equal
     own = frozenset(map(_id, user_codes(module_code)))

@@ -13,16 +13,16 @@ import sys
 from types import SimpleNamespace
 
 from .encoding import encode_value
-from .tracing import exception_info, step_recorder, user_codes
+from .tracing import TRACE_CHARS, exception_info, step_recorder, user_codes
 
 _TOOL_NAME = "execsynth"
 _NONE_VALUE = {"type": "NoneType", "repr": "None", "json": None, "truncated": False}
 
 
 def monitoring_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
-                      _mon=getattr(sys, "monitoring", None), _getframe=sys._getframe,
-                      _encode=encode_value, _exception=exception_info):
-    steps, record = step_recorder(max_steps, value_chars, on_limit)
+                      max_chars: int = TRACE_CHARS, _mon=getattr(sys, "monitoring", None),
+                      _getframe=sys._getframe, _encode=encode_value, _exception=exception_info):
+    steps, record = step_recorder(max_steps, value_chars, on_limit, max_chars)
     codes = user_codes(module_code)
     tool = _mon.DEBUGGER_ID
     depth_now = [0]

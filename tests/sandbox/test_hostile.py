@@ -248,6 +248,12 @@ CASES = [
          "        mmap.mmap(h.fileno(), 4096, prot=mmap.PROT_READ | mmap.PROT_EXEC)\n"
          "    return 'mapped'\n", "exception",
          check=lambda r, w: (_exc(r, "PermissionError"), r.result is None)),
+    # three locals at the value cap over thousands of steps: the trace's value text is
+    # capped as a whole (4 M chars, about 9 MB of JSON), not only per value
+    Case("trace_value_flood", "def f():\n    a = 'a' * 9990\n    b = 'b' * 9990\n    c = 'c' * 9990\n"
+         "    i = 0\n    while i < 3200:\n        i += 1\n    return i\n", "trace_limit", trace=True,
+         limits=replace(TEST_LIMITS, trace_steps=100_000, timeout_s=10.0),
+         check=lambda r, w: (r.result is None, len(r.trace_json) < 12 << 20, 100 < r.trace_steps < 300)),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -17,6 +17,10 @@ DEFAULT_VALUE_CHARS = 10_000
 MAX_DEPTH = 100
 _JSON_INT_LIMIT = 2**63
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# an object's repr that reads as a call (`Counter({'a': 1})`, `Point(x=1)`) or starts with
+# "<" is no literal; any other text might be (the literal reader also takes these calls)
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(")
+_LITERAL_CALLS = ("set(", "frozenset(", "bytearray(")
 
 
 class _Full(Exception):
@@ -111,13 +115,20 @@ def _emit_container(w: list, obj, depth: int) -> None:
 
 
 def _emit_other(w: list, obj: object) -> None:
+    """An object of any other type, by its own repr; one whose repr reads as a literal (a
+    class named `int` saying `42`, a str subclass) is written `<type: repr>`: otherwise
+    the text would pass for a value the object is not."""
     try:
         text = repr(obj)
     except Exception as exc:  # a user __repr__ may raise anything
         text = f"<{type(obj).__name__} object (repr raised {type(exc).__name__})>"
     if not isinstance(text, str):
         text = f"<{type(obj).__name__} object>"
-    _put(w, _ADDRESS.sub("", text))
+    text = _ADDRESS.sub("", "".join((text,)))  # an exact str: a subclass's methods run no code here
+    head = text.lstrip()
+    if not head.startswith("<") and (not _CALL.match(head) or head.startswith(_LITERAL_CALLS)):
+        text = f"<{type(obj).__name__}: {text}>"
+    _put(w, text)
 
 
 def _emit(w: list, obj: object, depth: int) -> None:

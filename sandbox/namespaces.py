@@ -3,7 +3,7 @@ and each job's throw-away writable space.
 
 The root is a small tmpfs holding only: the interpreter's library directories bound
 read-only at their own paths (its `site-packages` covered by an empty read-only tmpfs), a
-fresh /proc for the sandbox's pid namespace, a /dev with null, zero and urandom, and an
+fresh /proc for the sandbox's pid namespace (`hidepid=invisible`: a job sees only its own process there), a /dev with null, zero and urandom, and an
 empty /tmp. The forkserver pivots into it and detaches the host's tree, so nothing else of
 the host (its /run, /var, /etc, the project checkout, the data dir, any Unix socket file)
 exists for a job. The root itself is then made read-only.
@@ -80,12 +80,16 @@ def build_root(keep: list[str], staging: str = "/tmp") -> dict:
             os.close(fd)
     os.mkdir(f"{staging}/tmp", 0o755)
     os.mkdir(f"{staging}/proc", 0o555)
-    facts = {"fresh_proc": True, "own_root": True}
-    try:
-        linux.mount("proc", f"{staging}/proc", "proc",
-                    linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+    facts = {"fresh_proc": True, "own_root": True, "proc_hidepid": True}
+    flags = linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC
+    try:  # a job (another uid) sees only its own processes there, not the forkserver's
+        linux.mount("proc", f"{staging}/proc", "proc", flags, "hidepid=invisible")
     except OSError:
-        facts["fresh_proc"] = False  # the job's /proc stays an empty directory
+        facts["proc_hidepid"] = False  # kernels before 5.8
+        try:
+            linux.mount("proc", f"{staging}/proc", "proc", flags)
+        except OSError:
+            facts["fresh_proc"] = False  # the job's /proc stays an empty directory
     os.chdir(staging)
     linux.pivot_root(".", ".")  # the old root now sits on top of the new one at "/"
     linux.umount2(".", linux.MNT_DETACH)

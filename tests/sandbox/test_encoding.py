@@ -121,3 +121,25 @@ def test_round_trip_property(value):
     back = literal_from_typed(typed)
     assert encode_value(back)["repr"] == typed["repr"]
     assert back == value and type(back) is type(value)
+
+
+def test_an_object_whose_repr_reads_as_a_literal_says_what_it_is():
+    import collections
+    import fractions
+
+    class Name(str):
+        pass
+
+    class Liar:
+        def __repr__(self):
+            return "  [1, 2]"
+
+    assert encode_value(Name("ab"))["repr"] == "<Name: 'ab'>"
+    assert encode_value([Liar()])["repr"] == "[<Liar:   [1, 2]>]"
+    assert encode_value(Liar())["repr"] == "<Liar:   [1, 2]>"
+    # honest reprs of other types (a call, or text in angle brackets) stay as they are
+    assert encode_value(collections.Counter("aab"))["repr"] == "Counter({'a': 2, 'b': 1})"
+    assert encode_value(collections.deque([1]))["repr"] == "deque([1])"
+    assert encode_value(fractions.Fraction(1, 3))["repr"] == "Fraction(1, 3)"
+    assert encode_value(range(3))["repr"] == "range(0, 3)"
+    assert encode_value(object())["repr"] == "<object object>"

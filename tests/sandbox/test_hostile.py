@@ -13,7 +13,7 @@ from typing import Callable
 
 import pytest
 
-from sandbox import Job, Limits
+from sandbox import Job, Limits, literal_from_typed
 from sandbox.local import PROJECT_ROOT
 
 from .conftest import SECRET, TEST_LIMITS, alive, job_processes
@@ -91,6 +91,12 @@ class World:
         for path in (self.victim, self.marker, self.project_file):
             if os.path.exists(path):
                 os.unlink(path)
+
+
+def _not_literal(typed) -> bool:
+    with pytest.raises(ValueError):
+        literal_from_typed(typed)
+    return True
 
 
 def _exc(r, kind):
@@ -254,6 +260,33 @@ CASES = [
          "    i = 0\n    while i < 3200:\n        i += 1\n    return i\n", "trace_limit", trace=True,
          limits=replace(TEST_LIMITS, trace_steps=100_000, timeout_s=10.0),
          check=lambda r, w: (r.result is None, len(r.trace_json) < 12 << 20, 100 < r.trace_steps < 300)),
+    # past the guard's /proc check (a dir_fd the open event does not carry): the fresh
+    # /proc shows the job only its own process, not the forkserver's argv
+    Case("forkserver_hidden_in_proc", "import os\ndef f():\n    root = os.open('/', os.O_RDONLY)\n"
+         "    try:\n        os.open('proc/1/cmdline', os.O_RDONLY, dir_fd=root)\n        seen = 'read'\n"
+         "    except OSError as exc:\n        seen = type(exc).__name__\n"
+         "    return [seen, [int(p) for p in os.listdir('/proc') if p.isdigit()]]\n", "ok",
+         check=lambda r, w: (r.result["json"][0] == "FileNotFoundError", len(r.result["json"][1]) == 1,
+                             1 not in r.result["json"][1])),
+    # the gated factory's own defaults lead only through its checks
+    Case("gated_factory_internals", "import _imp, types\ndef f():\n"
+         "    send = _imp.create_builtin.__kwdefaults__['_send']\n"
+         "    module, error = send((types.SimpleNamespace(name='gc', origin=None),))\n"
+         "    return repr(module), repr(error)\n", "exception",
+         check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    # a memfd named to read as a path under lib-dynload, loaded through /proc/self/fd
+    Case("extension_module_from_memfd", "import os, sys, types, _imp\ndef f():\n"
+         "    dyn = os.path.realpath([p for p in sys.path if p.endswith('lib-dynload')][0])\n"
+         "    name = [n for n in os.listdir(dyn) if n.startswith('_bisect.')][0]\n"
+         "    with open(os.path.join(dyn, name), 'rb') as h:\n        blob = h.read()\n"
+         "    fd = os.memfd_create('x/..' + dyn + '/' + name)\n    os.write(fd, blob)\n"
+         "    spec = types.SimpleNamespace(name='_bisect', origin='/proc/self/fd/%d' % fd)\n"
+         "    return str(_imp.create_dynamic(spec))\n", "exception",
+         check=lambda r, w: (_exc(r, "ImportError"), r.result is None)),
+    # an object whose repr reads as a literal it is not
+    Case("literal_posing_object", "class int(int):\n    def __repr__(self):\n        return '42'\n"
+         "def f():\n    return [int(7)]\n", "ok",
+         check=lambda r, w: (r.result["repr"] == "[<int: 42>]", _not_literal(r.result))),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

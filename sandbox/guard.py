@@ -39,7 +39,10 @@ BLOCKED_PREFIXES = ("ctypes.", "sys.monitoring.")
 # modules that leave sys.modules before user code runs (importing a loaded module raises no
 # event) and that `_imp` will not create afresh (`seal_module_factories`)
 HIDDEN_MODULES = ("gc", "_xxsubinterpreters", "_xxinterpchannels", "_interpreters",
-                  "_interpchannels", "_interpqueues", "_testcapi", "_testinternalcapi")
+                  "_interpchannels", "_interpqueues", "_testcapi", "_testinternalcapi",
+                  "_testbuffer", "_testclinic", "_testimportmultiple", "_testmultiphase",
+                  "_testsinglephase", "_xxtestfuzz", "_ctypes_test", "xxlimited", "xxlimited_35",
+                  "xxsubtype")
 # `_signal` only once removed from sys.modules: the loaded one has its `signal` replaced
 BLOCKED_IMPORTS = frozenset(("ctypes", "_ctypes", "_signal", "sandbox") + HIDDEN_MODULES)
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
@@ -55,22 +58,24 @@ def _under_proc(path) -> bool:
 
 def _check(event: str, args: tuple, _blocked=BLOCKED, _prefixes=BLOCKED_PREFIXES,
            _imports=BLOCKED_IMPORTS, _frames=FRAME_ATTRIBUTES, _internals=FUNCTION_INTERNALS,
-           _under_proc=_under_proc, _text=(str, bytes)) -> None:
+           _under_proc=_under_proc, _text=(str, bytes), _str=str, _isinstance=isinstance,
+           _refuse=RuntimeError) -> None:
+    """Raise RuntimeError for a refused event. Every builtin it calls is bound here."""
     if event == "object.__getattr__":
         if args[1] in _frames:
-            raise RuntimeError(f"{args[1]} is not available inside the sandbox")
+            raise _refuse(f"{args[1]} is not available inside the sandbox")
     elif event == "object.__setattr__" or event == "object.__delattr__":
         if args[1] in _internals:
-            raise RuntimeError(f"setting {args[1]} is not available inside the sandbox")
+            raise _refuse(f"setting {args[1]} is not available inside the sandbox")
     elif event == "open":
         path = args[0]
-        if isinstance(path, _text) and _under_proc(path):
-            raise RuntimeError("/proc is not available inside the sandbox")
+        if _isinstance(path, _text) and _under_proc(path):
+            raise _refuse("/proc is not available inside the sandbox")
     elif event == "import":  # any part of the name (`x._ctypes` loads the same library)
-        if not _imports.isdisjoint(str(args[0]).split(".")):
-            raise RuntimeError(f"{args[0]} is not available inside the sandbox")
+        if not _imports.isdisjoint(_str(args[0]).split(".")):
+            raise _refuse(f"{args[0]} is not available inside the sandbox")
     elif event in _blocked or event.startswith(_prefixes):
-        raise RuntimeError(f"{event} is not available inside the sandbox")
+        raise _refuse(f"{event} is not available inside the sandbox")
 
 
 def _frame_callers() -> frozenset:
@@ -92,7 +97,7 @@ def install() -> tuple:
     refused: list[str] = []
 
     def hook(event: str, args: tuple, _check=_check, _getframe=sys._getframe,
-             _callers=_frame_callers()) -> None:
+             _callers=_frame_callers(), _refused=RuntimeError, _recursion=RecursionError) -> None:
         if permit[0]:
             return
         if event == "sys._getframe":
@@ -105,8 +110,9 @@ def install() -> tuple:
                 return
         try:
             _check(event, args)
-        except RuntimeError:
-            refused.append(f"import {args[0]}" if event == "import" else event)
+        except _refused as exc:  # (a recursion limit the program set low: the event is
+            if exc.__class__ is not _recursion:  # not performed, and not its refusal)
+                refused.append(f"import {args[0]}" if event == "import" else event)
             raise
 
     def permitted(fn, *args):

@@ -2,21 +2,28 @@
 
 `importlib.util.module_from_spec`, `importlib._bootstrap._load` and the loaders reach
 `_imp.create_builtin` and `_imp.create_dynamic` without raising the audit event an import
-statement raises, so the guard's refused imports (sandbox/guard.py) are refused here too:
-a fresh `gc` module is as good as the loaded one, and a fresh `_xxsubinterpreters` starts
-an interpreter the hook does not watch. `create_dynamic` also loads only the interpreter's
-own extension modules, named by their exact paths (listed when the forkserver starts): a
-shared library the program wrote (to its /tmp, to a memfd named to look like a path under
-lib-dynload) is native code, out of the hook's sight.
+statement raises, so the guard's refused modules (sandbox/guard.py) are refused here too: a
+fresh `gc` module is as good as the loaded one, and a fresh `_xxsubinterpreters` starts an
+interpreter the hook does not watch.
+- `create_builtin` makes only built-in modules not loaded yet: a second `_imp` would come
+  without this gate, and a second `sys` copies the interpreter's first `sys` back over the
+  live one (undoing what `child._seal_runtime` replaced there).
+- `create_dynamic` loads only the interpreter's own extension module files, by their exact
+  paths (listed when the forkserver starts), each under its own name: a shared library the
+  program wrote (to /tmp, to a memfd named to look like a path under lib-dynload) is
+  native code out of the hook's sight, and CPython picks a library's init function by the
+  last part of the name, hyphens read as underscores and cut at a NUL (`-testcapi`,
+  `_testcapi\\x00` name a refused module's init).
 
 The checks run inside a suspended generator, which holds the real factory and which user
-code cannot look into (`gi_frame` is refused): whatever user code can reach from the gated
+code cannot look into (`gi_frame` is refused): whatever user code can reach from a gated
 factory (its defaults, its closure, the generator's `send`) leads only through the checks.
-The name and origin are read once from the caller's spec (a spec whose name changes between
-two reads names nothing else), and nothing here resolves a path with Python code that user
-code could patch (`os.path.realpath` reads `posixpath`'s globals). Kept apart from the
-runtime on purpose (as sandbox/streams.py): `_imp` is reachable from user code, so this
-module holds nothing that leads to the result channel, the trace or the hook.
+The name and origin are read once from the caller's spec, and nothing here resolves a path
+with Python code user code could patch (`os.path.realpath` reads `posixpath`'s globals).
+Kept apart from the runtime on purpose, and not among the forkserver's RUNTIME modules
+(which share a private copy of builtins): user code reaches these functions, and through
+their globals this module, so it holds nothing that leads to the result channel, the trace
+or the hook, and every builtin the factories call is bound when they are made.
 """
 
 from __future__ import annotations
@@ -26,21 +33,22 @@ import sys
 from types import SimpleNamespace
 
 
-def _extension_files() -> frozenset:
-    """Every extension module file of this interpreter, by the paths an import names them:
-    the lib-dynload directories' files under each path spelling sys.path uses, and the
-    files of extension modules already loaded."""
-    found = set()
+def _extension_files() -> dict[str, str]:
+    """Every extension module file of this interpreter, by the paths an import names them
+    (the lib-dynload directories under each spelling sys.path uses, and the files of
+    extension modules already loaded), with the module name each one defines."""
+    found = {}
     for entry in sys.path:
         if entry.endswith("lib-dynload") and os.path.isdir(entry):
             for directory in {entry, os.path.realpath(entry)}:
-                found.update(os.path.join(directory, name) for name in os.listdir(directory)
-                             if name.endswith(".so"))
+                for name in os.listdir(directory):
+                    if name.endswith(".so"):
+                        found[os.path.join(directory, name)] = name.split(".")[0]
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
         if isinstance(file, str) and file.endswith(".so"):
-            found.add(file)
-    return frozenset(found)
+            found[file] = os.path.basename(file).split(".")[0]
+    return found
 
 
 EXTENSION_FILES = _extension_files()  # in the forkserver, before any job
@@ -53,14 +61,20 @@ def seal(hidden: tuple[str, ...], blocked: frozenset, _modules=sys.modules) -> N
 
     for name in hidden:
         _modules.pop(name, None)
-    _imp.create_builtin = gated(_imp.create_builtin, blocked, None)
-    _imp.create_dynamic = gated(_imp.create_dynamic, blocked, EXTENSION_FILES)
+    unloaded = frozenset(n for n in sys.builtin_module_names if n not in _modules and n not in blocked)
+    files = {path: name for path, name in EXTENSION_FILES.items() if name not in blocked}
+    _imp.create_builtin = gated(_imp.create_builtin, blocked, unloaded, None)
+    _imp.create_dynamic = gated(_imp.create_dynamic, blocked, None, files)
 
 
-def gated(create, blocked: frozenset, files: frozenset | None, _audit=sys.audit):  # noqa: ANN001, ANN201
-    """`create`, refusing the names in `blocked` (through the audit hook, which records the
-    refusal) and, where `files` is given, any origin not among them."""
-    def checked(_str=str, _type=type, _getattr=getattr, _spec=SimpleNamespace, _refused=ImportError):
+def gated(create, blocked: frozenset, builtins_allowed: frozenset | None,  # noqa: ANN001, ANN201
+          files: dict | None, _audit=sys.audit):
+    """`create`, refusing a name with a part in `blocked` (through the audit hook, which
+    records the refusal), a built-in module outside `builtins_allowed`, and a library that
+    is not one of `files` under the name it defines."""
+    def checked(_str=str, _type=type, _getattr=getattr, _spec=SimpleNamespace,
+                _refused=ImportError, _bad=TypeError, _any=BaseException,
+                _strip=BaseException.with_traceback):
         outcome = None
         while True:
             args = yield outcome
@@ -68,14 +82,16 @@ def gated(create, blocked: frozenset, files: frozenset | None, _audit=sys.audit)
                 spec, *rest = args
                 name, origin = spec.name, _getattr(spec, "origin", None)
                 if _type(name) is not _str or not (origin is None or _type(origin) is _str):
-                    raise TypeError("a module spec's name and origin are text")
+                    raise _bad("a module spec's name and origin are text")
                 if not blocked.isdisjoint(name.split(".")):
                     _audit("import", name, None, None, None, None)  # the hook refuses it
-                if files is not None and origin not in files:
+                if builtins_allowed is not None and name not in builtins_allowed:
+                    raise _refused(f"{name}: no built-in module of that name can be made here")
+                if files is not None and files.get(origin) != name.rpartition(".")[2]:
                     raise _refused(f"{name}: only the interpreter's own extension modules load here")
                 outcome = (create(_spec(name=name, origin=origin), *rest), None)
-            except BaseException as exc:  # handed back to the caller
-                outcome = (None, exc.with_traceback(None))
+            except _any as exc:  # handed back to the caller
+                outcome = (None, _strip(exc, None))
 
     holder = checked()
     next(holder)

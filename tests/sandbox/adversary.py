@@ -38,8 +38,9 @@ TRACE_FROM_HEAP = ("import gc\n"
 
 # Walk everything reachable from every class (methods, their globals and closures, module
 # objects): the result is whether anything of the runtime (the result writer, the encoder,
-# the tracer) was found, and it must be False.
-RUNTIME_BY_SUBCLASSES = ("import sys\n"
+# the tracer, or the private copy of builtins its modules call through) was found, and it
+# must be False. (namedtuple's generated methods carry an empty builtins dict of their own.)
+RUNTIME_BY_SUBCLASSES = ("import builtins, sys\n"
                          "def f(x):\n"
                          "    seen, found = set(), []\n"
                          "    todo = list(object.__subclasses__()) + list(sys.modules.values()) + list(sys.meta_path)\n"
@@ -63,6 +64,9 @@ RUNTIME_BY_SUBCLASSES = ("import sys\n"
                          "            elif kind == 'function':\n"
                          "                g = obj.__globals__\n"
                          "                found.extend(n for n in names if n in g)\n"
+                         "                b = g.get('__builtins__')\n"
+                         "                if isinstance(b, dict) and '__import__' in b and b is not builtins.__dict__:\n"
+                         "                    found.append('private builtins')\n"
                          "                todo.extend(v for v in g.values() if type(v).__name__ in ('module', 'function', 'type'))\n"
                          "                for cell in obj.__closure__ or ():\n"
                          "                    try:\n"

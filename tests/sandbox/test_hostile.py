@@ -287,6 +287,28 @@ CASES = [
     Case("literal_posing_object", "class int(int):\n    def __repr__(self):\n        return '42'\n"
          "def f():\n    return [int(7)]\n", "ok",
          check=lambda r, w: (r.result["repr"] == "[<int: 42>]", _not_literal(r.result))),
+    # a second `sys` copies the first one back over the live module (its real gettrace);
+    # a second `_imp` comes without the gate
+    Case("fresh_sys_module", "import _imp, sys, types\ndef f():\n"
+         "    _imp.create_builtin(types.SimpleNamespace(name='sys', origin=None))\n"
+         "    return repr(sys.gettrace())\n", "exception", trace=True,
+         check=lambda r, w: (_exc(r, "ImportError"), r.result is None)),
+    Case("fresh_imp_module", "import _imp, types\ndef f():\n"
+         "    raw = _imp.create_builtin(types.SimpleNamespace(name='_imp', origin=None))\n"
+         "    return str(raw.create_builtin(types.SimpleNamespace(name='gc', origin=None)))\n",
+         "exception", check=lambda r, w: (_exc(r, "ImportError"), r.result is None)),
+    # CPython picks the init function by the name's last part, '-' read as '_'
+    Case("extension_under_another_name", "import importlib.util, importlib.machinery, os, sys\n"
+         "def f():\n    d = [p for p in sys.path if p.endswith('lib-dynload')][0]\n"
+         "    path = [os.path.join(d, n) for n in os.listdir(d) if n.startswith('_testcapi.')][0]\n"
+         "    spec = importlib.machinery.ModuleSpec('-testcapi',"
+         " importlib.machinery.ExtensionFileLoader('-testcapi', path), origin=path)\n"
+         "    return repr(importlib.util.module_from_spec(spec))\n", "exception",
+         check=lambda r, w: (_exc(r, "ImportError"), r.result is None)),
+    # a recursion limit set low is the program's own doing, not a refused event
+    Case("low_recursion_limit", "import sys\ndef f():\n    v = 7\n    for _ in range(30):\n"
+         "        v = [v]\n    sys.setrecursionlimit(50)\n    return v\n", "ok",
+         check=lambda r, w: (r.result["truncated"] is True, r.result["repr"].startswith("[[[["))),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -14,8 +14,8 @@ before forking; the forkserver drops any frame whose hash does not match, so byt
 program writes to fd 3 itself are never a result. The key lives only in this module's
 frames and closures. Before user code runs: the audit hook (sandbox/guard.py) refuses
 heap, frame, ctypes, gc, /proc and signal access and other interpreters; the runtime's
-modules and the garbage collector leave `sys.modules`, and `_imp` makes no fresh copy of them;
-`sys.gettrace` answers None. This module, the tracer and the encoder define no classes,
+modules and the garbage collector leave `sys.modules`, and `_imp` makes no fresh copy of
+them (sandbox/module_gate.py); `sys.gettrace` answers None. This module, the tracer and the encoder define no classes,
 and what they call after user code started is bound before (default arguments, private
 builtins: sandbox/forkserver.py), so patching a module, a class or builtins from user code
 changes nothing here.

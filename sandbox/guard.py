@@ -7,11 +7,12 @@ is refused (RuntimeError, like any other failing call): heap and frame introspec
 standard library functions that only read their caller's module name, `sys._current_frames`,
 the restricted frame attributes `tb_frame`, `gi_frame`, `cr_frame`, `ag_frame`), tracing
 and profiling hooks (`sys.settrace`, `sys.setprofile`, `sys.monitoring`), new audit hooks,
-ctypes (import and every call), the garbage collector (`gc`: `set_debug(DEBUG_SAVEALL)` would
-hand out collected frames in `gc.garbage`, and a frame's `f_back` leads into this runtime),
-interpreters of their own (`_xxsubinterpreters`: a hook added from Python is its own
-interpreter's alone, so another one runs without it), the C API test modules, signal handlers (a handler is handed the frame it
-interrupts: `refuse_signal_handlers`), replacing a function's code,
+ctypes (import and every call), the garbage collector (`gc`: `set_debug(DEBUG_SAVEALL)`
+would hand out collected frames in `gc.garbage`, and a frame's `f_back` leads into this
+runtime), interpreters of their own (`_xxsubinterpreters`: a hook added from Python is its
+own interpreter's alone, so another one runs without it), the C API test modules, signal
+handlers (a handler is handed the frame it interrupts: `refuse_signal_handlers`),
+replacing a function's code,
 hand-made code objects (`code.__new__`, `marshal`: imports compile from source, see
 `no_bytecode_cache`), opening anything under /proc
 (`/proc/self/mem`, `/proc/self/fd/...`), new namespaces (`os.unshare`, `os.setns`, 3.12+)
@@ -37,7 +38,7 @@ BLOCKED = frozenset({
     "cpython.PyInterpreterState_New"})
 BLOCKED_PREFIXES = ("ctypes.", "sys.monitoring.")
 # modules that leave sys.modules before user code runs (importing a loaded module raises no
-# event) and that `_imp` will not create afresh (`seal_module_factories`)
+# event) and that `_imp` will not create afresh (sandbox/module_gate.py)
 HIDDEN_MODULES = ("gc", "_xxsubinterpreters", "_xxinterpchannels", "_interpreters",
                   "_interpchannels", "_interpqueues", "_testcapi", "_testinternalcapi",
                   "_testbuffer", "_testclinic", "_testimportmultiple", "_testmultiphase",

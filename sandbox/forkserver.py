@@ -21,6 +21,7 @@ import select
 import signal
 import sys
 import time
+import types
 
 from . import child, namespaces, seeded_random, streams, wire
 
@@ -41,6 +42,12 @@ PRELOAD = ("math", "collections", "itertools", "functools", "operator", "re", "s
 # their globals it would reach this private copy; it binds what it calls instead.)
 RUNTIME = ("sandbox.encoding", "sandbox.tracing", "sandbox.tracing_monitoring",
            "sandbox.guard", "sandbox.child")
+# The standard library's functions that read their caller's module name through
+# sys._getframe (namedtuple, Enum's functional API, typing._caller) see a sys without it
+# and fall back as on interpreters that lack it. sys._getframe is refused from anywhere:
+# a C callable the program hands them (`map(sys._getframe, ...)` as namedtuple's field
+# names) runs with their frame as the caller, so no caller can be trusted.
+FRAME_READERS = (("collections", "_sys"), ("enum", "sys"), ("typing", "sys"))
 # random's sha512 comes from _sha512 up to 3.11, from _sha2 since 3.12
 PRELOAD_IF_PRESENT = ("_sha512", "_sha2")
 MAX_RESULT_BYTES = 256 << 20
@@ -60,6 +67,11 @@ def preload() -> None:
             __import__(name)
         except ImportError:
             pass
+    frameless = types.ModuleType("sys")  # a module of ours, no function: nothing to walk to
+    frameless.__dict__.update(sys.__dict__)
+    del frameless.__dict__["_getframe"]
+    for name, attribute in FRAME_READERS:
+        setattr(sys.modules[name], attribute, frameless)
     private = dict(builtins.__dict__)
     for name in RUNTIME:
         module = sys.modules.get(name)

@@ -3,8 +3,9 @@ into the runtime that records its result and trace are refused.
 
 CPython cannot remove an audit hook once added, so the program cannot switch this off. What
 is refused (RuntimeError, like any other failing call): heap and frame introspection
-(`gc.get_objects`/`get_referrers`/`get_referents`, `sys._getframe` except from the few
-standard library functions that only read their caller's module name, `sys._current_frames`,
+(`gc.get_objects`/`get_referrers`/`get_referents`, `sys._getframe` (from anywhere: the
+standard library's three readers of their caller's module name see a `sys` without it,
+sandbox/forkserver.py `FRAME_READERS`), `sys._current_frames`,
 the restricted frame attributes `tb_frame`, `gi_frame`, `cr_frame`, `ag_frame`), tracing
 and profiling hooks (`sys.settrace`, `sys.setprofile`, `sys.monitoring`), new audit hooks,
 ctypes (import and every call), the garbage collector (`gc`: `set_debug(DEBUG_SAVEALL)`
@@ -43,7 +44,7 @@ HIDDEN_MODULES = ("gc", "_xxsubinterpreters", "_xxinterpchannels", "_interpreter
                   "_interpchannels", "_interpqueues", "_testcapi", "_testinternalcapi",
                   "_testbuffer", "_testclinic", "_testimportmultiple", "_testmultiphase",
                   "_testsinglephase", "_xxtestfuzz", "_ctypes_test", "xxlimited", "xxlimited_35",
-                  "xxsubtype")
+                  "xxsubtype", "_posixsubprocess")
 # `_signal` only once removed from sys.modules: the loaded one has its `signal` replaced
 BLOCKED_IMPORTS = frozenset(("ctypes", "_ctypes", "_signal", "sandbox") + HIDDEN_MODULES)
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
@@ -79,36 +80,16 @@ def _check(event: str, args: tuple, _blocked=BLOCKED, _prefixes=BLOCKED_PREFIXES
         raise _refuse(f"{event} is not available inside the sandbox")
 
 
-def _frame_callers() -> frozenset:
-    """The standard library's own calls of sys._getframe that read only the caller's module
-    name (namedtuple, Enum's functional API, typing), allowed by code object identity:
-    those modules are loaded in the forkserver, before any user code."""
-    import collections
-    import enum
-    import typing
-
-    return frozenset({collections.namedtuple.__code__, enum.EnumType._create_.__code__,
-                      typing._caller.__code__})
-
-
 def install() -> tuple:
     """Add the hook (armed at once); returns (`permitted(fn, *args)`, the list of refused
     events, which the runtime reads after user code: a run that tried any is no verdict)."""
     permit = [0]
     refused: list[str] = []
 
-    def hook(event: str, args: tuple, _check=_check, _getframe=sys._getframe,
-             _callers=_frame_callers(), _refused=RuntimeError, _recursion=RecursionError) -> None:
+    def hook(event: str, args: tuple, _check=_check, _refused=RuntimeError,
+             _recursion=RecursionError) -> None:
         if permit[0]:
             return
-        if event == "sys._getframe":
-            permit[0] += 1
-            try:
-                caller = _getframe(1).f_code  # the function that called sys._getframe
-            finally:
-                permit[0] -= 1
-            if caller in _callers:
-                return
         try:
             _check(event, args)
         except _refused as exc:  # (a recursion limit the program set low: the event is

@@ -309,6 +309,19 @@ CASES = [
     Case("low_recursion_limit", "import sys\ndef f():\n    v = 7\n    for _ in range(30):\n"
          "        v = [v]\n    sys.setrecursionlimit(50)\n    return v\n", "ok",
          check=lambda r, w: (r.result["truncated"] is True, r.result["repr"].startswith("[[[["))),
+    # sys._getframe handed to namedtuple as a C callable ran with namedtuple's frame as the
+    # caller, which the guard used to let through
+    Case("getframe_through_namedtuple", "import collections, sys\ndef f():\n    seen = []\n"
+         "    try:\n        collections.namedtuple('X', map(seen.append, map(sys._getframe, range(40))))\n"
+         "    except ValueError:\n        pass\n    return [fr.f_code.co_name for fr in seen]\n",
+         "exception", check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    Case("stdlib_frame_readers_still_work", "import collections, enum, typing\n"
+         "P = collections.namedtuple('P', 'x y')\nclass T(typing.NamedTuple):\n    a: int\n"
+         "Color = enum.Enum('Color', 'RED GREEN')\n"
+         "def f():\n    return [repr(P(1, 2)), repr(T(3)), repr(Color.RED)]\n", "ok",
+         check=lambda r, w: r.result["json"] == ["P(x=1, y=2)", "T(a=3)", "<Color.RED: 1>"]),
+    Case("fork_exec_without_audit", "import _posixsubprocess\ndef f():\n    return 1\n",
+         "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

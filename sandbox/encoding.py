@@ -17,8 +17,9 @@ DEFAULT_VALUE_CHARS = 10_000
 MAX_DEPTH = 100
 _JSON_INT_LIMIT = 2**63
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-# an object's repr that reads as a call (`Counter({'a': 1})`, `Point(x=1)`) or starts with
-# "<" is no literal; any other text might be (the literal reader also takes these calls)
+# an object's repr that reads as a call (`Counter({'a': 1})`, `Point(x=1)`) in ASCII or
+# starts with "<" is no literal; any other text might be (the literal reader also takes
+# these calls, and the parser folds other letters into them: NFKC)
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(")
 _LITERAL_CALLS = ("set(", "frozenset(", "bytearray(")
 
@@ -126,7 +127,8 @@ def _emit_other(w: list, obj: object) -> None:
         text = f"<{type(obj).__name__} object>"
     text = _ADDRESS.sub("", "".join((text,)))  # an exact str: a subclass's methods run no code here
     head = text.lstrip()
-    if not head.startswith("<") and (not _CALL.match(head) or head.startswith(_LITERAL_CALLS)):
+    honest_call = head.isascii() and _CALL.match(head) and not head.startswith(_LITERAL_CALLS)
+    if not head.startswith("<") and not honest_call:  # (non-ASCII names: `s\U0001d41et(...)` reads as set)
         text = f"<{type(obj).__name__}: {text}>"
     _put(w, text)
 

@@ -47,7 +47,11 @@ RUNTIME = ("sandbox.encoding", "sandbox.tracing", "sandbox.tracing_monitoring",
 # and fall back as on interpreters that lack it. sys._getframe is refused from anywhere:
 # a C callable the program hands them (`map(sys._getframe, ...)` as namedtuple's field
 # names) runs with their frame as the caller, so no caller can be trusted.
+# Their `sys` holds only what those modules read besides _getframe: a copy of the whole
+# module kept the real gettrace (set aside before a job seals sys), which hands out the
+# tracer and, through its closures, the runtime.
 FRAME_READERS = (("collections", "_sys"), ("enum", "sys"), ("typing", "sys"))
+FRAMELESS_SYS = ("intern", "getsizeof", "maxsize", "modules")
 # random's sha512 comes from _sha512 up to 3.11, from _sha2 since 3.12
 PRELOAD_IF_PRESENT = ("_sha512", "_sha2")
 MAX_RESULT_BYTES = 256 << 20
@@ -68,8 +72,7 @@ def preload() -> None:
         except ImportError:
             pass
     frameless = types.ModuleType("sys")  # a module of ours, no function: nothing to walk to
-    frameless.__dict__.update(sys.__dict__)
-    del frameless.__dict__["_getframe"]
+    frameless.__dict__.update((name, getattr(sys, name)) for name in FRAMELESS_SYS)
     for name, attribute in FRAME_READERS:
         setattr(sys.modules[name], attribute, frameless)
     private = dict(builtins.__dict__)

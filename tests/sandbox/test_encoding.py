@@ -137,6 +137,12 @@ def test_an_object_whose_repr_reads_as_a_literal_says_what_it_is():
     assert encode_value(Name("ab"))["repr"] == "<Name: 'ab'>"
     assert encode_value([Liar()])["repr"] == "[<Liar:   [1, 2]>]"
     assert encode_value(Liar())["repr"] == "<Liar:   [1, 2]>"
+
+    class Folded:  # the parser folds MATHEMATICAL BOLD SMALL E into "e": `set({1, 2})`
+        def __repr__(self):
+            return "s\U0001d41et({1, 2})"
+
+    assert encode_value([Folded()])["repr"] == "[<Folded: s\U0001d41et({1, 2})>]"
     # honest reprs of other types (a call, or text in angle brackets) stay as they are
     assert encode_value(collections.Counter("aab"))["repr"] == "Counter({'a': 2, 'b': 1})"
     assert encode_value(collections.deque([1]))["repr"] == "deque([1])"

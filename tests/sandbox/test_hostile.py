@@ -322,6 +322,12 @@ CASES = [
          check=lambda r, w: r.result["json"] == ["P(x=1, y=2)", "T(a=3)", "<Color.RED: 1>"]),
     Case("fork_exec_without_audit", "import _posixsubprocess\ndef f():\n    return 1\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
+    # the `sys` those three read holds nothing but what they use: a copy of the whole module
+    # kept the real gettrace, which returned the tracer and its closures
+    Case("frameless_sys_holds_no_tracer", "import collections, enum, typing\ndef f():\n"
+         "    return [sorted(k for k in vars(m) if not k.startswith('__'))"
+         " for m in (collections._sys, enum.sys, typing.sys)]\n", "ok", trace=True,
+         check=lambda r, w: r.result["json"] == [["getsizeof", "intern", "maxsize", "modules"]] * 3),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -28,6 +28,7 @@ the host (sandbox/calls.py), and is only compiled here.
 from __future__ import annotations
 
 import builtins
+import gc
 import os
 import resource
 import signal
@@ -38,6 +39,7 @@ from _blake2 import blake2b
 from _json import encode_basestring_ascii, make_encoder
 
 from . import guard, module_gate
+from .boundary import call as call_user, keep
 from .encoding import encode_value
 from .streams import job_streams
 from .tracing import TRACE_CHARS, USER_FILENAME, exception_info, make_tracer
@@ -135,6 +137,9 @@ def child_main(job: dict, fds: tuple[int, int, int, int, int], key: bytes, job_i
             os.write(SETUP_FD, ("E" + repr(exc)[:500]).encode(errors="replace"))
         finally:
             os._exit(120)
+    # no cyclic collection in a job: a collection runs the finalizers of the program's
+    # garbage in whatever frame allocates, runtime frames included (sandbox/boundary.py)
+    gc.disable()
     if job.get("calls") is not None:
         run_calls(job, key)
     run_job(job, key)
@@ -176,7 +181,7 @@ def _call_traced(module_code, call_code, namespace: dict, tracer, _exec=exec, _e
 
 
 def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_info,
-            _call=_call_traced) -> None:
+            _call=_call_traced, _keep=keep) -> None:
     limits = job["limits"]
     chars = limits["value_chars"]
     streams = job_streams(limits["output_bytes"])
@@ -200,6 +205,7 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
         module.__dict__["__builtins__"] = builtins
         _seal_runtime(module)
         value, tampered = _call(module_code, call_code, module.__dict__, tracer)
+        _keep(value)  # never let go of here (sandbox/boundary.py)
         if tampered:
             payload.update(status="exception", exception={
                 "type": "TraceTampered", "message": "the program switched the tracer off"})
@@ -210,6 +216,7 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
         payload = {"status": "memory_limit",
                    "exception": {"type": "MemoryError", "message": "memory limit reached"}}
     except BaseException as exc:
+        _keep(exc)
         payload.update(status="exception", exception=_exception(exc, chars))
     if tracer is not None:
         payload["trace"] = {"steps": tracer.steps}
@@ -221,7 +228,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _cpu=time.process_time, _fstat=os.fstat, _modules=sys.modules,
               _builtins=builtins.__dict__, _snapshot=dict, _write_all=_write_all,
               _frame=result_frame, _exit=os._exit, _json=_ENCODE, _timer=signal.setitimer,
-              _cpu_timer=signal.ITIMER_PROF) -> None:
+              _cpu_timer=signal.ITIMER_PROF, _keep=keep, _call_user=call_user) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -255,10 +262,11 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
     pristine = _snapshot(_builtins)
     sealed = False
     for index, call_code in enumerate(calls):
-        if index:
+        if index:  # (what the last call left is kept, not let go of here: boundary.py)
+            _keep(_snapshot(_builtins))
             _builtins.clear()
             _builtins.update(pristine)
-            _modules.pop("random", None)  # imported again, seeded again (seeded_random)
+            _keep(_modules.pop("random", None))  # imported again, seeded again (seeded_random)
         tracer = None
         payload: dict = {"status": "ok", "call": index}
         if job["trace"]:
@@ -279,6 +287,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         _timer(_cpu_timer, job["call_cpu_s"])
         try:
             value, tampered = _call(module_code, call_code, module.__dict__, tracer)
+            _keep(value)
             if tampered:
                 emit()
             payload["result"] = _encode(value, chars)
@@ -286,6 +295,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         except MemoryError:
             emit()
         except BaseException as exc:
+            _keep(exc)
             payload.update(status="exception", exception=_exception(exc, chars))
         _timer(_cpu_timer, 0)
         payload["ms"] = (_clock() - started) * 1000
@@ -294,7 +304,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             emit()
         for stream in streams:
             try:
-                stream.flush()
+                _call_user(stream.flush)
             except Exception:
                 emit()
         try:
@@ -310,18 +320,21 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
                 lines.append("".join(_json(trace, 0)).encode())
         except (TypeError, ValueError, RecursionError, MemoryError):
             emit()
+        _keep(tracer)
+        _keep(module)
         del trace, tracer, module
     emit()
 
 
-def _conclude(payload: dict, key: bytes, refused: list, streams, _finish=finish) -> None:
+def _conclude(payload: dict, key: bytes, refused: list, streams, _finish=finish,
+              _call_user=call_user, _keep=keep) -> None:
     """Flush the output and finish; a run that tried a refused event is no verdict on its
-    value, whatever it did with the error."""
+    value, whatever it did with the error. (A stream's flush may be the program's code.)"""
     for stream in streams:
         try:
-            stream.flush()
-        except Exception:
-            pass
+            _call_user(stream.flush)
+        except Exception as exc:
+            _keep(exc)
     if refused:
         payload["status"] = "exception"
         payload["exception"] = {"type": "SandboxViolation",

@@ -13,9 +13,15 @@ from __future__ import annotations
 import re
 from math import isfinite, isnan
 
+from .boundary import call as _call_user, keep as _keep
+
 DEFAULT_VALUE_CHARS = 10_000
 MAX_DEPTH = 100
 _JSON_INT_LIMIT = 2**63
+# A type's own name, read by the C slot: a metaclass's `__name__` property is the program's
+# code. Types are told apart by identity only (`kind is int`), never `kind in (...)` or a
+# set: those compare or hash the type, which a metaclass's `__eq__` / `__hash__` answers.
+_type_name = type.__dict__["__name__"].__get__
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # an object's repr that reads as a call (`Counter({'a': 1})`, `Point(x=1)`) in ASCII or
 # starts with "<" is no literal; any other text might be (the literal reader also takes
@@ -94,6 +100,8 @@ def _emit_container(w: list, obj, depth: int) -> None:
             _put(w, "{")
             first = True
             for k, v in obj.items():
+                _hold(k)  # (k's repr may drop v from the dict: v's last holder is then here)
+                _hold(v)
                 if not first:
                     _put(w, ", ")
                 first = False
@@ -116,20 +124,22 @@ def _emit_container(w: list, obj, depth: int) -> None:
 
 
 def _emit_other(w: list, obj: object) -> None:
-    """An object of any other type, by its own repr; one whose repr reads as a literal (a
-    class named `int` saying `42`, a str subclass) is written `<type: repr>`: otherwise
-    the text would pass for a value the object is not."""
+    """An object of any other type, by its own repr (run through sandbox/boundary.py, and
+    the object kept: see there); one whose repr reads as a literal (a class named `int`
+    saying `42`, a str subclass) is written `<type: repr>`: otherwise the text would pass
+    for a value the object is not."""
+    _keep(obj)
+    name = _type_name(type(obj))
     try:
-        text = repr(obj)
+        text = _call_user(repr, obj)
     except Exception as exc:  # a user __repr__ may raise anything
-        text = f"<{type(obj).__name__} object (repr raised {type(exc).__name__})>"
-    if not isinstance(text, str):
-        text = f"<{type(obj).__name__} object>"
+        _keep(exc)
+        text = f"<{name} object (repr raised {_type_name(type(exc))})>"
     text = _ADDRESS.sub("", "".join((text,)))  # an exact str: a subclass's methods run no code here
     head = text.lstrip()
     honest_call = head.isascii() and _CALL.match(head) and not head.startswith(_LITERAL_CALLS)
     if not head.startswith("<") and not honest_call:  # (non-ASCII names: `s\U0001d41et(...)` reads as set)
-        text = f"<{type(obj).__name__}: {text}>"
+        text = f"<{name}: {text}>"
     _put(w, text)
 
 
@@ -140,11 +150,11 @@ def _emit(w: list, obj: object, depth: int) -> None:
     kind = type(obj)
     if kind is int:
         _emit_int(w, obj)  # type: ignore[arg-type]
-    elif kind in (str, bytes):
+    elif kind is str or kind is bytes:
         _emit_scalar_text(w, obj)
-    elif kind in (float, bool, complex) or obj is None:
+    elif kind is float or kind is bool or kind is complex or obj is None:
         _put(w, repr(obj))
-    elif kind in (list, tuple, dict, set, frozenset):
+    elif kind is list or kind is tuple or kind is dict or kind is set or kind is frozenset:
         _emit_container(w, obj, depth)
     elif kind is bytearray:
         _put(w, "bytearray(")
@@ -161,10 +171,10 @@ def sort_key(obj: object) -> tuple:
     frozensets by their canonical text, anything else by type name and repr.
     """
     kind = type(obj)
-    if kind in (bool, int, float):
+    if kind is bool or kind is int or kind is float:
         if kind is float and isnan(obj):  # type: ignore[arg-type]
-            return (0, 1, 0.0, kind.__name__)
-        return (0, 0, obj, kind.__name__)
+            return (0, 1, 0.0, _type_name(kind))
+        return (0, 0, obj, _type_name(kind))
     if kind is str:
         return (1, obj)
     if kind is bytes:
@@ -177,12 +187,24 @@ def sort_key(obj: object) -> tuple:
         return (5, encode_value(obj, 1 << 20)["repr"])
     if kind is complex:
         return (6, obj.real, obj.imag)  # type: ignore[attr-defined]
-    return (9, kind.__name__, encode_value(obj, 1 << 20)["repr"])
+    return (9, _type_name(kind), encode_value(obj, 1 << 20)["repr"])
 
 
 def canonical_order(items) -> list:
-    """The elements of a set in canonical order (same order under every hash seed)."""
+    """The elements of a set in canonical order (same order under every hash seed). The
+    program's objects among them are kept first: a key's repr may drop another element
+    from the set, and the sort's own list would then let go of it here."""
+    for item in items:
+        _hold(item)
     return sorted(items, key=sort_key)
+
+
+def _hold(obj: object) -> None:
+    """Keep `obj` when it is of a type the program may have written (see boundary.keep)."""
+    kind = type(obj)
+    if not (kind is int or kind is str or kind is float or kind is bool or obj is None
+            or kind is bytes or kind is complex):
+        _keep(obj)
 
 
 def _json_form(obj: object, depth: int = 0):
@@ -190,7 +212,7 @@ def _json_form(obj: object, depth: int = 0):
     if depth > MAX_DEPTH:
         raise ValueError
     kind = type(obj)
-    if obj is None or kind in (bool, str):
+    if obj is None or kind is bool or kind is str:
         return obj
     if kind is int:
         if -_JSON_INT_LIMIT < obj < _JSON_INT_LIMIT:  # type: ignore[operator]
@@ -213,7 +235,7 @@ def _json_form(obj: object, depth: int = 0):
 
 
 def type_name(obj: object) -> str:
-    return type(obj).__name__
+    return _type_name(type(obj))
 
 
 def encode_value(obj: object, max_chars: int = DEFAULT_VALUE_CHARS) -> dict:
@@ -237,7 +259,7 @@ def encode_value(obj: object, max_chars: int = DEFAULT_VALUE_CHARS) -> dict:
     truncated = truncated or writer[_CYCLIC]  # `[1, [...]]` reads back as another value
     if len(text) > max_chars:
         text, truncated = text[:max_chars], True
-    out = {"type": kind.__name__, "repr": text, "truncated": truncated}
+    out = {"type": _type_name(kind), "repr": text, "truncated": truncated}
     if not truncated:
         try:
             out["json"] = _json_form(obj)

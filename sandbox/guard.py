@@ -26,9 +26,9 @@ calls that raise these events (the tracer switching itself on and off) go throug
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import partial
-from os.path import realpath
 
 BLOCKED = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._getframe",
@@ -51,17 +51,60 @@ FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
 FUNCTION_INTERNALS = frozenset({"__code__"})
 
 
-def _under_proc(path) -> bool:
-    if isinstance(path, bytes):
-        path = path.decode(errors="replace")
-    resolved = realpath(path)
+def _resolved(path: str, _getcwd=os.getcwd, _readlink=os.readlink, _error=OSError) -> str:
+    """`path` made absolute with its symbolic links followed (at most 40), by the C
+    functions of `posix` bound here: `os.path.realpath` is Python that reads `posixpath`'s
+    globals, which the program can change, and would run the program's code in this hook."""
+    parts = path.split("/")
+    done = [] if path.startswith("/") else [p for p in _getcwd().split("/") if p]
+    hops = 0
+    while parts:
+        part = parts.pop(0)
+        if part == "" or part == ".":
+            continue
+        if part == "..":
+            if done:
+                done.pop()
+            continue
+        done.append(part)
+        try:
+            target = _readlink("/" + "/".join(done))
+        except _error:  # not a link (or not there): the name stays
+            continue
+        hops += 1
+        if hops > 40:
+            break
+        done.pop()
+        if target.startswith("/"):
+            done = []
+        parts = target.split("/") + parts
+    return "/" + "/".join(done)
+
+
+def _under_proc(path, _type=type, _str=str, _bytes=bytes, _issubclass=issubclass,
+                _resolved=_resolved) -> bool | None:
+    """Whether `path` names something under /proc; None when it is no text at all (a file
+    descriptor is fine, anything else is refused: an object's __fspath__ or a str
+    subclass's methods would be the program's code running in this hook)."""
+    kind = _type(path)
+    if kind is not _str and kind is not _bytes:
+        if kind is int:
+            return False
+        if _issubclass(kind, _str):
+            path = "".join((path,))
+        elif _issubclass(kind, _bytes):
+            path = b"".join((path,))
+        else:
+            return None
+    if _type(path) is _bytes:
+        path = path.decode("utf-8", "replace")
+    resolved = _resolved(path)
     return resolved == "/proc" or resolved.startswith("/proc/")
 
 
 def _check(event: str, args: tuple, _blocked=BLOCKED, _prefixes=BLOCKED_PREFIXES,
            _imports=BLOCKED_IMPORTS, _frames=FRAME_ATTRIBUTES, _internals=FUNCTION_INTERNALS,
-           _under_proc=_under_proc, _text=(str, bytes), _str=str, _isinstance=isinstance,
-           _refuse=RuntimeError) -> None:
+           _under_proc=_under_proc, _str=str, _refuse=RuntimeError) -> None:
     """Raise RuntimeError for a refused event. Every builtin it calls is bound here."""
     if event == "object.__getattr__":
         if args[1] in _frames:
@@ -70,8 +113,10 @@ def _check(event: str, args: tuple, _blocked=BLOCKED, _prefixes=BLOCKED_PREFIXES
         if args[1] in _internals:
             raise _refuse(f"setting {args[1]} is not available inside the sandbox")
     elif event == "open":
-        path = args[0]
-        if _isinstance(path, _text) and _under_proc(path):
+        under = _under_proc(args[0])
+        if under is None:
+            raise _refuse("a path is opened here only as str or bytes (or a descriptor)")
+        if under:
             raise _refuse("/proc is not available inside the sandbox")
     elif event == "import":  # any part of the name (`x._ctypes` loads the same library)
         if not _imports.isdisjoint(_str(args[0]).split(".")):

@@ -20,7 +20,8 @@ import operator
 import sys
 from types import SimpleNamespace
 
-from .encoding import encode_value
+from .boundary import call as _call_user, keep as _keep
+from .encoding import _type_name, encode_value
 
 USER_FILENAME = "<execsynth>"
 TRACE_CHARS = 4 << 20  # `Limits.trace_chars`
@@ -54,23 +55,38 @@ def user_codes(module_code) -> set:
     return found
 
 
-def exception_info(exc: BaseException, max_chars: int) -> dict:
+def exception_info(exc: BaseException, max_chars: int, _str=str, _type=type) -> dict:
+    """The exception's type name and message; its `__str__` is the program's code, run
+    through sandbox/boundary.py."""
     try:
-        message = str(exc)
-    except Exception:  # a user __str__ may raise
+        message = "".join((_call_user(_str, exc),))
+    except Exception as error:  # a user __str__ may raise
+        _keep(error)
         message = "<unprintable message>"
-    return {"type": type(exc).__name__, "message": message[:max_chars]}
+    return {"type": _type_name(_type(exc)), "message": message[:max_chars]}
 
 
 # values whose encoding depends on nothing but their identity: immutable, and (for the
-# containers below) holding only these
-_SCALARS = frozenset({int, float, complex, str, bytes, bool, type(None)})
-_FROZEN = frozenset({tuple, frozenset})
-_MUTABLE = frozenset({list, set, dict})
+# containers below) holding only these. Told apart by identity (a set lookup would hash
+# the type, which a metaclass's __hash__ answers: the program's code in this frame).
+_NONE = type(None)
 
 
-def value_memo(value_chars: int, _encode=encode_value, _scalar=_SCALARS.__contains__,
-               _frozen=_FROZEN.__contains__, _mutable=_MUTABLE.__contains__, _is=operator.is_,
+def _is_scalar(kind) -> bool:
+    return (kind is int or kind is str or kind is float or kind is bool or kind is _NONE
+            or kind is bytes or kind is complex)
+
+
+def _is_frozen(kind) -> bool:
+    return kind is tuple or kind is frozenset
+
+
+def _is_mutable(kind) -> bool:
+    return kind is list or kind is dict or kind is set
+
+
+def value_memo(value_chars: int, _encode=encode_value, _scalar=_is_scalar,
+               _frozen=_is_frozen, _mutable=_is_mutable, _is=operator.is_,
                _type=type, _list=list, _map=map, _all=all, _len=len, _dict=dict):
     """`encode(key, value)`: `encode_value(value, value_chars)`, reusing the encoding made
     for `key` at an earlier step when `value` is the same object and provably unchanged: a
@@ -125,12 +141,15 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
     encode = _memo(value_chars)
     spent = [0]
 
-    def record(event: str, frame, depth: int, func: str, _len=len, _sum=sum) -> dict:
+    def record(event: str, frame, depth: int, func: str, _len=len, _sum=sum, _type=type,
+               _dict=dict, _str=str) -> dict:
         if _len(steps) >= max_steps:
             on_limit(steps)
         frame_id = _id(frame)
-        values = {name: encode((frame_id, name), value)
-                  for name, value in frame.f_locals.items() if name[:1] != "."}
+        local = frame.f_locals  # a class body's namespace may be the program's own mapping:
+        values = {} if _type(local) is not _dict else {  # recorded without its locals
+            name: encode((frame_id, name), value)
+            for name, value in local.items() if _type(name) is _str and name[:1] != "."}
         spent[0] += _sum(_len(v["repr"]) for v in values.values())
         if spent[0] > max_chars:
             on_limit(steps)

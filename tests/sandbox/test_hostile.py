@@ -20,6 +20,10 @@ from .conftest import SECRET, TEST_LIMITS, alive, job_processes
 
 FAST = replace(TEST_LIMITS, timeout_s=1.0)
 
+# run where the runtime's `payload` is a local: the reported value becomes 42
+FORGE_PAYLOAD = ("try:\n    payload['result'] = {'type': 'int', 'repr': '42', 'json': 42, 'truncated': False}\n"
+                 "except NameError:\n    pass\n")
+
 # reaches the runtime's frames through the collector and writes a result frame under the
 # job's own key: a made-up value and a one-step trace at a line the program does not have
 GC_FORGE = (
@@ -328,6 +332,36 @@ CASES = [
          "    return [sorted(k for k in vars(m) if not k.startswith('__'))"
          " for m in (collections._sys, enum.sys, typing.sys)]\n", "ok", trace=True,
          check=lambda r, w: r.result["json"] == [["getsizeof", "intern", "maxsize", "modules"]] * 3),
+    # C callables the program installs where the runtime calls them run in the calling
+    # frame, and exec / eval read its locals and globals (sixth red-team pass): a stream's
+    # flush, a returned object's finalizer and its repr now run under sandbox/boundary.py
+    Case("flush_in_runtime_frame", "import functools, sys\nFORGE = " + repr(FORGE_PAYLOAD) + "\n"
+         "def f():\n    sys.stdout.flush = functools.partial(exec, FORGE)\n    return 2\n",
+         "ok", check=lambda r, w: r.result["repr"] == "2"),
+    Case("finalizer_in_runtime_frame", "import functools\nFORGE = " + repr(FORGE_PAYLOAD) + "\n"
+         "class R:\n    __del__ = functools.partial(exec, FORGE)\n"
+         "def f():\n    return R()\n", "ok", trace=True,
+         check=lambda r, w: r.result["type"] == "R"),
+    Case("repr_in_encoder_frame", "import functools\n"
+         "class Obj:\n    __repr__ = functools.partial(eval, 'str(sorted(globals()))')\n"
+         "def f():\n    return [Obj()]\n", "ok",
+         check=lambda r, w: ("_emit" not in r.result["repr"], "__builtins__" in r.result["repr"])),
+    Case("class_namespace_in_tracer", "class NS(dict):\n    pass\n"
+         "class Meta(type):\n    @classmethod\n    def __prepare__(mcs, name, bases):\n        return NS()\n"
+         "def f():\n    class C(metaclass=Meta):\n        x = 1\n    return C.x\n", "ok", trace=True,
+         check=lambda r, w: all(s["locals"] == {} for s in json.loads(r.trace_json)["steps"] if s["func"] == "C")),
+    # the open check follows links with its own bound calls: posixpath's realpath reads
+    # globals the program can change (and would run its code inside the hook)
+    Case("open_check_with_posixpath_patched", "import posixpath\ndef f():\n"
+         "    posixpath._joinrealpath = lambda *a: ('/tmp', True)\n"
+         "    return open('/proc/self/status').read(10)\n",
+         "exception", check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    Case("open_pathlib_still_works", "import pathlib\ndef f():\n    return pathlib.Path('x').write_text('a')\n",
+         "ok", check=lambda r, w: r.result["repr"] == "1"),
+    Case("open_proc_as_str_subclass", "import os\nclass P(str):\n    def startswith(self, *a):\n"
+         "        return False\ndef f():\n    os.symlink('/proc', 'p')\n"
+         "    return open(P('p/self/status')).read(10)\n",
+         "exception", check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -102,27 +102,39 @@ def _under_proc(path, _type=type, _str=str, _bytes=bytes, _issubclass=issubclass
     return resolved == "/proc" or resolved.startswith("/proc/")
 
 
+def _text(value, _type=type, _str=str, _issubclass=issubclass, _join="".join):
+    """`value` as an exact str when it is text, else None. An event's arguments can be the
+    program's objects (it can raise any event with `sys.audit`, and import a str subclass):
+    their `__str__`, `__hash__` or `__eq__` would be the program's code running in the hook,
+    whose globals are the runtime's private builtins, so nothing else is asked of them."""
+    kind = _type(value)
+    if kind is _str:
+        return value
+    return _join((value,)) if _issubclass(kind, _str) else None
+
+
 def _check(event: str, args: tuple, _blocked=BLOCKED, _prefixes=BLOCKED_PREFIXES,
            _imports=BLOCKED_IMPORTS, _frames=FRAME_ATTRIBUTES, _internals=FUNCTION_INTERNALS,
-           _under_proc=_under_proc, _str=str, _refuse=RuntimeError) -> None:
-    """Raise RuntimeError for a refused event. Every builtin it calls is bound here."""
-    if event == "object.__getattr__":
-        if args[1] in _frames:
-            raise _refuse(f"{args[1]} is not available inside the sandbox")
-    elif event == "object.__setattr__" or event == "object.__delattr__":
-        if args[1] in _internals:
-            raise _refuse(f"setting {args[1]} is not available inside the sandbox")
+           _under_proc=_under_proc, _text=_text, _len=len, _refuse=RuntimeError) -> None:
+    """Raise RuntimeError(message, what to record) for a refused event (`event` is an exact
+    str). Every builtin it calls is bound here, and of the arguments only exact text and
+    numbers are looked at."""
+    if event == "object.__getattr__" or event == "object.__setattr__" or event == "object.__delattr__":
+        name = _text(args[1]) if _len(args) > 1 else None
+        if name is not None and name in (_frames if event == "object.__getattr__" else _internals):
+            raise _refuse(f"{name} is not available inside the sandbox", event)
     elif event == "open":
-        under = _under_proc(args[0])
+        under = _under_proc(args[0]) if _len(args) else False
         if under is None:
-            raise _refuse("a path is opened here only as str or bytes (or a descriptor)")
+            raise _refuse("a path is opened here only as str or bytes (or a descriptor)", event)
         if under:
-            raise _refuse("/proc is not available inside the sandbox")
+            raise _refuse("/proc is not available inside the sandbox", event)
     elif event == "import":  # any part of the name (`x._ctypes` loads the same library)
-        if not _imports.isdisjoint(_str(args[0]).split(".")):
-            raise _refuse(f"{args[0]} is not available inside the sandbox")
+        name = _text(args[0]) if _len(args) else None
+        if name is not None and not _imports.isdisjoint(name.split(".")):
+            raise _refuse(f"{name} is not available inside the sandbox", f"import {name}")
     elif event in _blocked or event.startswith(_prefixes):
-        raise _refuse(f"{event} is not available inside the sandbox")
+        raise _refuse(f"{event} is not available inside the sandbox", event)
 
 
 def install() -> tuple:
@@ -131,15 +143,18 @@ def install() -> tuple:
     permit = [0]
     refused: list[str] = []
 
-    def hook(event: str, args: tuple, _check=_check, _refused=RuntimeError,
+    def hook(event: str, args: tuple, _check=_check, _text=_text, _refused=RuntimeError,
              _recursion=RecursionError) -> None:
         if permit[0]:
+            return
+        event = _text(event)  # (sys.audit takes a str subclass as the event's name)
+        if event is None:
             return
         try:
             _check(event, args)
         except _refused as exc:  # (a recursion limit the program set low: the event is
             if exc.__class__ is not _recursion:  # not performed, and not its refusal)
-                refused.append(f"import {args[0]}" if event == "import" else event)
+                refused.append(exc.args[1])
             raise
 
     def permitted(fn, *args):

@@ -72,32 +72,33 @@ def gated(create, blocked: frozenset, builtins_allowed: frozenset | None,  # noq
     """`create`, refusing a name with a part in `blocked` (through the audit hook, which
     records the refusal), a built-in module outside `builtins_allowed`, and a library that
     is not one of `files` under the name it defines."""
-    def checked(_str=str, _type=type, _getattr=getattr, _spec=SimpleNamespace,
-                _refused=ImportError, _bad=TypeError, _any=BaseException,
-                _strip=BaseException.with_traceback):
+    def checked(_str=str, _type=type, _spec=SimpleNamespace, _refused=ImportError,
+                _bad=TypeError, _any=BaseException, _strip=BaseException.with_traceback):
+        # Only exact text reaches this frame: reading a spec's attributes runs the program's
+        # code (a class's __getattr__ can be `defaultdict(locals).__getitem__`, which would
+        # read this frame's locals, the real factory among them), so `factory` reads them.
         outcome = None
         while True:
-            args = yield outcome
+            name, origin = yield outcome
             try:
-                spec, *rest = args
-                name, origin = spec.name, _getattr(spec, "origin", None)
                 if _type(name) is not _str or not (origin is None or _type(origin) is _str):
-                    raise _bad("a module spec's name and origin are text")
+                    raise _bad("a module spec's name and origin are exact str")
                 if not blocked.isdisjoint(name.split(".")):
                     _audit("import", name, None, None, None, None)  # the hook refuses it
                 if builtins_allowed is not None and name not in builtins_allowed:
                     raise _refused(f"{name}: no built-in module of that name can be made here")
                 if files is not None and files.get(origin) != name.rpartition(".")[2]:
                     raise _refused(f"{name}: only the interpreter's own extension modules load here")
-                outcome = (create(_spec(name=name, origin=origin), *rest), None)
+                outcome = (create(_spec(name=name, origin=origin)), None)
             except _any as exc:  # handed back to the caller
                 outcome = (None, _strip(exc, None))
 
     holder = checked()
     next(holder)
 
-    def factory(spec, *rest, _send=holder.send):  # noqa: ANN001, ANN202
-        module, error = _send((spec, *rest))
+    def factory(spec, _send=holder.send, _getattr=getattr):  # noqa: ANN001, ANN202
+        """The gated factory; its frame holds the spec and the checked `send` only."""
+        module, error = _send((spec.name, _getattr(spec, "origin", None)))
         if error is not None:
             raise error
         return module

@@ -274,8 +274,8 @@ CASES = [
                              1 not in r.result["json"][1])),
     # the gated factory's own defaults lead only through its checks
     Case("gated_factory_internals", "import _imp, types\ndef f():\n"
-         "    send = _imp.create_builtin.__kwdefaults__['_send']\n"
-         "    module, error = send((types.SimpleNamespace(name='gc', origin=None),))\n"
+         "    send = _imp.create_builtin.__defaults__[0]\n"
+         "    module, error = send(('gc', None))\n"
          "    return repr(module), repr(error)\n", "exception",
          check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
     # a memfd named to read as a path under lib-dynload, loaded through /proc/self/fd
@@ -362,6 +362,20 @@ CASES = [
          "        return False\ndef f():\n    os.symlink('/proc', 'p')\n"
          "    return open(P('p/self/status')).read(10)\n",
          "exception", check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    # the audit hook looks only at exact text: an event's argument can be the program's
+    # object (sys.audit), whose __hash__ ran in the hook, with the private builtins as globals
+    Case("audit_hook_argument", "import builtins, functools, sys\n"
+         "class H:\n    __hash__ = functools.partial(eval, \"vars(__import__('builtins'))"
+         ".setdefault('LEAK', sorted(globals())) and 0\")\n"
+         "def f():\n    try:\n        sys.audit('object.__getattr__', None, H())\n"
+         "    except Exception:\n        pass\n    return getattr(builtins, 'LEAK', None)\n",
+         "ok", check=lambda r, w: r.result["repr"] == "None"),
+    # the gate reads a spec's attributes outside the generator that holds the real factory
+    Case("gate_spec_reads_locals", "import _imp, collections\nDD = collections.defaultdict(locals)\n"
+         "class Spec:\n    __getattr__ = DD.__getitem__\n"
+         "def f():\n    try:\n        _imp.create_builtin(Spec())\n    except Exception:\n        pass\n"
+         "    return sorted(k for d in DD.values() for k in d)\n",
+         "ok", check=lambda r, w: "create" not in r.result["json"]),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

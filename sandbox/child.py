@@ -228,7 +228,8 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _cpu=time.process_time, _fstat=os.fstat, _modules=sys.modules,
               _builtins=builtins.__dict__, _snapshot=dict, _write_all=_write_all,
               _frame=result_frame, _exit=os._exit, _json=_ENCODE, _timer=signal.setitimer,
-              _cpu_timer=signal.ITIMER_PROF, _keep=keep, _call_user=call_user) -> None:
+              _cpu_timer=signal.ITIMER_PROF, _keep=keep, _call_user=call_user,
+              _list=list) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -263,10 +264,14 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
     sealed = False
     for index, call_code in enumerate(calls):
         if index:  # (what the last call left is kept, not let go of here: boundary.py)
-            _keep(_snapshot(_builtins))
+            # The program can put its own keys in these dicts (a str subclass whose __eq__
+            # is `eval`, on a colliding hash): a copy or a lookup here would compare them
+            # in this frame. So the builtins are kept by their items (no key compared)
+            # and sys.modules is written through the boundary.
+            _keep(_list(_builtins.items()))
             _builtins.clear()
-            _builtins.update(pristine)
-            _keep(_modules.pop("random", None))  # imported again, seeded again (seeded_random)
+            _builtins.update(pristine)  # (into an empty dict: no key of the program's left)
+            _keep(_call_user(_modules.pop, "random", None))  # imported again, seeded again
         tracer = None
         payload: dict = {"status": "ok", "call": index}
         if job["trace"]:
@@ -278,7 +283,8 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         module = _module(MODULE_NAME)
         module.__dict__["__builtins__"] = builtins
         if sealed:
-            _modules[MODULE_NAME] = _modules["__main__"] = module
+            _call_user(_modules.__setitem__, MODULE_NAME, module)
+            _call_user(_modules.__setitem__, "__main__", module)
         else:
             _seal_runtime(module)
             sealed = True

@@ -30,14 +30,16 @@ _GETTRACE = sys.gettrace
 
 
 def make_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
-                max_chars: int = TRACE_CHARS):
+                max_chars: int = TRACE_CHARS, _monitoring=[]):  # noqa: B006 - a cache
     """The best tracer this interpreter offers, bound to the job's compiled module.
     `permitted(fn, *args)` runs the tracer's own guarded calls (sandbox/guard.py); the run
     ends through `on_limit(steps)` past `max_steps` steps or `max_chars` of value text."""
     if hasattr(sys, "monitoring"):
-        from .tracing_monitoring import monitoring_tracer
+        if not _monitoring:  # imported at the first call, before the runtime leaves sys.modules
+            from .tracing_monitoring import monitoring_tracer
 
-        return monitoring_tracer(module_code, max_steps, value_chars, on_limit, permitted, max_chars)
+            _monitoring.append(monitoring_tracer)
+        return _monitoring[0](module_code, max_steps, value_chars, on_limit, permitted, max_chars)
     return settrace_tracer(module_code, max_steps, value_chars, on_limit, permitted, max_chars)
 
 
@@ -131,7 +133,7 @@ def value_memo(value_chars: int, _encode=encode_value, _scalar=_is_scalar,
 
 
 def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = TRACE_CHARS,
-                  _memo=value_memo, _id=id):
+                  _memo=value_memo, _id=id, _f_locals=operator.attrgetter("f_locals")):
     """(steps, record): the step list and `record(event, frame, depth, func)`, which ends
     the run through `on_limit(steps)` once the steps would pass `max_steps`, or their
     locals' value text `max_chars` (a value repeated at every step counts every time: it
@@ -146,8 +148,11 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
         if _len(steps) >= max_steps:
             on_limit(steps)
         frame_id = _id(frame)
-        local = frame.f_locals  # a class body's namespace may be the program's own mapping:
-        values = {} if _type(local) is not _dict else {  # recorded without its locals
+        # Reading f_locals refreshes the frame's locals dict, comparing each name with the
+        # keys the program may have put there (a str subclass whose __eq__ is `eval`): read
+        # through the boundary. A class body's namespace may be the program's own mapping:
+        local = _call_user(_f_locals, frame)  # recorded without its locals
+        values = {} if _type(local) is not _dict else {
             name: encode((frame_id, name), value)
             for name, value in local.items() if _type(name) is _str and name[:1] != "."}
         spent[0] += _sum(_len(v["repr"]) for v in values.values())

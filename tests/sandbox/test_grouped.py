@@ -141,3 +141,34 @@ def test_a_call_that_loops_ends_the_shared_job_after_its_second(sb):
     _, report, _ = sb._run_wire(*shared.forward)
     assert os.WIFSIGNALED(report.wait_status) and os.WTERMSIG(report.wait_status) == signal.SIGPROF
     assert 900 <= report.cpu_ms < 1500  # the call's second, not the job's wall limit (3 s)
+
+
+# A str subclass whose __eq__ reads the calling frame (defaultdict(locals).__getitem__ on a
+# miss) put where the runtime copies or writes a dict between calls: the builtins (copied
+# before the next call) and sys.modules (the next call's module is stored under the same
+# name). Compared there, it saw run_calls' locals: the job key, the result lines, emit()
+# (session 22, eighth red-team pass). Now those go through sandbox/boundary.py.
+COLLIDING_KEYS = (
+    "import builtins, collections, math, sys\n"
+    "seen = collections.defaultdict(locals)\n"
+    "class K(str):\n    __eq__ = seen.__getitem__\n    __hash__ = str.__hash__\n"
+    "def f(a):\n"
+    "    if not hasattr(math, 'seen'):\n"
+    "        math.seen = seen\n"
+    "        d = builtins.__dict__\n"
+    "        d[K('spy')] = 1\n        d['zz'] = 1\n        del d['zz']\n        d[str('spy')] = 2\n"
+    "        sys.modules.pop('__execsynth__', None)\n"
+    "        sys.modules[K('__execsynth__')] = None\n"
+    "        return 0\n"
+    "    return sorted({name for names in math.seen.values() for name in names})\n")
+
+
+def test_keys_the_program_plants_never_run_in_the_runtime_frames(sb):
+    # the shared job itself (its second call reports what the planted keys saw)
+    shared = plan(pairs(COLLIDING_KEYS, "1", "2", trace=False), sb.limits)
+    sb._ensure_started()
+    _, report, _ = sb._run_wire(*shared.forward)
+    text = report.result.decode(errors="replace")
+    assert '"call": 1' in text and '"status": "ok"' in text, text[:500]
+    for name in ("key", "emit", "lines", "payload", "refused"):
+        assert f"'{name}'" not in text, text[:800]

@@ -376,6 +376,13 @@ CASES = [
          "def f():\n    try:\n        _imp.create_builtin(Spec())\n    except Exception:\n        pass\n"
          "    return sorted(k for d in DD.values() for k in d)\n",
          "ok", check=lambda r, w: "create" not in r.result["json"]),
+    # a key the program plants in its own f_locals (a str subclass whose __eq__ reads the
+    # calling frame): the tracer's refresh of f_locals compared it in the tracer's frame
+    Case("planted_key_in_traced_locals", "import collections\nseen = collections.defaultdict(locals)\n"
+         "class K(str):\n    __eq__ = seen.__getitem__\n    __hash__ = str.__hash__\n"
+         "def f():\n    local = locals()\n    local[K('x')] = 0\n    x = 1\n"
+         "    return sorted({name for names in seen.values() for name in names})\n", "ok", trace=True,
+         check=lambda r, w: not {"on_limit", "steps", "encode"} & set(r.result["json"])),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -63,10 +63,10 @@ _ENCODE = make_encoder(None, _no_default, encode_basestring_ascii, None, ": ", "
 
 
 def result_frame(body: bytes, key: bytes, _pack=RESULT_HEADER.pack, _mac=blake2b,
-                 _magic=RESULT_MAGIC, _size=RESULT_MAC_BYTES) -> bytes:
+                 _magic=RESULT_MAGIC, _size=RESULT_MAC_BYTES, _len=len) -> bytes:
     """One result frame (sandbox/wire.py): header, the body's keyed hash under the job's
     key, the body. Defined here, out of user code's reach, with its helpers bound."""
-    return _pack(_magic, len(body)) + _mac(body, key=key, digest_size=_size).digest() + body
+    return _pack(_magic, _len(body)) + _mac(body, key=key, digest_size=_size).digest() + body
 
 
 def _write_all(fd: int, data: bytes, _write=os.write, _view=memoryview) -> None:
@@ -76,14 +76,14 @@ def _write_all(fd: int, data: bytes, _write=os.write, _view=memoryview) -> None:
 
 
 def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exit=os._exit,
-           _write_all=_write_all) -> None:
+           _write_all=_write_all, _len=len) -> None:
     """Write the one authenticated result frame and end the process (never returns). The
     body is the payload's JSON, then, for a traced run, a newline and the trace's JSON: the
     host stores the trace text as it is, without decoding it (sandbox/wire.py)."""
     try:
         trace = payload.pop("trace", None)
         if trace is not None:
-            payload["trace_steps"] = len(trace["steps"])
+            payload["trace_steps"] = _len(trace["steps"])
         body = "".join(_encode(payload, 0)).encode()
         if trace is not None:  # after a newline, which JSON text never holds unescaped
             body += b"\n" + "".join(_encode(trace, 0)).encode()
@@ -229,7 +229,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _builtins=builtins.__dict__, _snapshot=dict, _write_all=_write_all,
               _frame=result_frame, _exit=os._exit, _json=_ENCODE, _timer=signal.setitimer,
               _cpu_timer=signal.ITIMER_PROF, _keep=keep, _call_user=call_user,
-              _list=list) -> None:
+              _list=list, _len=len, _enumerate=enumerate) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -262,7 +262,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         emit()  # no call ran: the host runs each as a job of its own, which reports it
     pristine = _snapshot(_builtins)
     sealed = False
-    for index, call_code in enumerate(calls):
+    for index, call_code in _enumerate(calls):
         if index:  # (what the last call left is kept, not let go of here: boundary.py)
             # The program can put its own keys in these dicts (a str subclass whose __eq__
             # is `eval`, on a colliding hash): a copy or a lookup here would compare them
@@ -288,7 +288,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         else:
             _seal_runtime(module)
             sealed = True
-        before = len(refused)
+        before = _len(refused)
         started, started_cpu = _clock(), _cpu()
         _timer(_cpu_timer, job["call_cpu_s"])
         try:
@@ -306,7 +306,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         _timer(_cpu_timer, 0)
         payload["ms"] = (_clock() - started) * 1000
         payload["cpu_ms"] = (_cpu() - started_cpu) * 1000
-        if len(refused) > before:
+        if _len(refused) > before:
             emit()
         for stream in streams:
             try:
@@ -319,7 +319,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             emit()
         trace = None if tracer is None else {"steps": tracer.steps}
         if trace is not None:
-            payload["trace_steps"] = len(trace["steps"])
+            payload["trace_steps"] = _len(trace["steps"])
         try:
             lines.append("".join(_json(payload, 0)).encode())
             if trace is not None:

@@ -132,6 +132,7 @@ def _emit_other(w: list, obj: object) -> None:
     name = _type_name(type(obj))
     try:
         text = _call_user(repr, obj)
+        _keep(text)  # (a str subclass of the program's: never let go of here, boundary.py)
     except Exception as exc:  # a user __repr__ may raise anything
         _keep(exc)
         text = f"<{name} object (repr raised {_type_name(type(exc))})>"

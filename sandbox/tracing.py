@@ -61,7 +61,9 @@ def exception_info(exc: BaseException, max_chars: int, _str=str, _type=type) -> 
     """The exception's type name and message; its `__str__` is the program's code, run
     through sandbox/boundary.py."""
     try:
-        message = "".join((_call_user(_str, exc),))
+        raw = _call_user(_str, exc)
+        _keep(raw)  # (a str subclass of the program's: never let go of here, boundary.py)
+        message = "".join((raw,))
     except Exception as error:  # a user __str__ may raise
         _keep(error)
         message = "<unprintable message>"
@@ -96,7 +98,10 @@ def value_memo(value_chars: int, _encode=encode_value, _scalar=_is_scalar,
     are still the same objects. Most locals do not change from one line to the next, and
     encoding them again was most of a traced run's time. Every builtin it uses is bound
     here, before user code runs, so a program that patches `builtins` cannot make it reuse
-    a stale encoding."""
+    a stale encoding. The cache owns no container of the program's: an entry holds an
+    immutable scalar value, or a mutable container's id with a snapshot of its (scalar)
+    items; otherwise a list the program filled with its own object and then let go of
+    would die when the entry is replaced, and the object's finalizer run in this frame."""
     cache: dict = {}
 
     def snapshot(value, kind):
@@ -110,19 +115,22 @@ def value_memo(value_chars: int, _encode=encode_value, _scalar=_is_scalar,
     def same(parts, old) -> bool:
         return _all(_len(a) == _len(b) and _all(_map(_is, a, b)) for a, b in zip(parts, old))
 
-    def encode(key, value):
+    def encode(key, value, _id=id):
         kind = _type(value)
         hit = cache.get(key)
-        if hit is not None and hit[0] is value:
-            if hit[1] is None or same(snapshot(value, kind), hit[1]):
-                return hit[2]
+        if hit is not None and hit[1] is kind:
+            if hit[2] is None:
+                if hit[0] is value:
+                    return hit[3]
+            elif hit[0] == _id(value) and same(snapshot(value, kind), hit[2]):
+                return hit[3]  # (same id and kind, same items: the same text, whatever object)
         out = _encode(value, value_chars)
         if _scalar(kind) or (_frozen(kind) and scalars_only((value,))):
-            cache[key] = (value, None, out)
+            cache[key] = (value, kind, None, out)
         elif _mutable(kind):
             parts = snapshot(value, kind)
             if scalars_only(parts):
-                cache[key] = (value, parts, out)
+                cache[key] = (_id(value), kind, parts, out)
             else:
                 cache.pop(key, None)
         else:

@@ -20,6 +20,12 @@ from .conftest import SECRET, TEST_LIMITS, alive, job_processes
 
 FAST = replace(TEST_LIMITS, timeout_s=1.0)
 
+# a finalizer that notes the globals it ran under, and a flush (called last, through the
+# boundary) that prints them
+SHOW_LEAK = ("import builtins, functools, os, sys\n"
+             "LEAK_GLOBALS = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(globals()))\")\n"
+             "def show():\n    os.write(1, repr(getattr(builtins, 'LEAK', None)).encode())\n")
+
 # run where the runtime's `payload` is a local: the reported value becomes 42
 FORGE_PAYLOAD = ("try:\n    payload['result'] = {'type': 'int', 'repr': '42', 'json': 42, 'truncated': False}\n"
                  "except NameError:\n    pass\n")
@@ -383,6 +389,22 @@ CASES = [
          "def f():\n    local = locals()\n    local[K('x')] = 0\n    x = 1\n"
          "    return sorted({name for names in seen.values() for name in names})\n", "ok", trace=True,
          check=lambda r, w: not {"on_limit", "steps", "encode"} & set(r.result["json"])),
+    # objects of the program's that a runtime frame let go of (ninth red-team pass): a list
+    # the trace memo owned, the str subclass a __repr__ or __str__ returned; their finalizer
+    # ran in the runtime frame and read its locals / globals (the private builtins)
+    Case("memo_lets_go_of_a_list", "import builtins, functools\n"
+         "class E:\n    __del__ = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(locals()))\")\n"
+         "def f():\n    x = [1]\n    x.append(E()); x = 0\n    y = 1\n"
+         "    return getattr(builtins, 'LEAK', None)\n", "ok", trace=True,
+         check=lambda r, w: not {"encode", "frame_id", "cache"} & set(r.result.get("json") or [])),
+    Case("repr_returns_a_str_subclass", SHOW_LEAK + "class S(str):\n    __del__ = LEAK_GLOBALS\n"
+         "class R:\n    def __repr__(self):\n        return S('R()')\n"
+         "def f():\n    sys.stdout.flush = show\n    return R()\n", "ok",
+         check=lambda r, w: ("_emit" not in r.stdout, r.result["repr"] == "R()")),
+    Case("str_returns_a_str_subclass", SHOW_LEAK + "class S(str):\n    __del__ = LEAK_GLOBALS\n"
+         "class X(Exception):\n    def __str__(self):\n        return S('boom')\n"
+         "def f():\n    sys.stdout.flush = show\n    raise X()\n", "exception",
+         check=lambda r, w: ("exception_info" not in r.stdout, r.exception["message"] == "boom")),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -76,7 +76,8 @@ def _write_all(fd: int, data: bytes, _write=os.write, _view=memoryview) -> None:
 
 
 def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exit=os._exit,
-           _write_all=_write_all, _len=len) -> None:
+           _write_all=_write_all, _len=len, _MemoryError=MemoryError,
+           _unencodable=(TypeError, ValueError, RecursionError), _OSError=OSError) -> None:
     """Write the one authenticated result frame and end the process (never returns). The
     body is the payload's JSON, then, for a traced run, a newline and the trace's JSON: the
     host stores the trace text as it is, without decoding it (sandbox/wire.py)."""
@@ -87,14 +88,14 @@ def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exi
         body = "".join(_encode(payload, 0)).encode()
         if trace is not None:  # after a newline, which JSON text never holds unescaped
             body += b"\n" + "".join(_encode(trace, 0)).encode()
-    except MemoryError:
+    except _MemoryError:
         body = b'{"status": "memory_limit"}'
-    except (TypeError, ValueError, RecursionError) as exc:  # the program's doing, never a fault
+    except _unencodable as exc:  # the program's doing, never a fault
         body = ('{"status": "exception", "exception": {"type": "UnencodableResult", '
                 '"message": "the result could not be encoded: %s"}}' % type(exc).__name__).encode()
     try:
         _write_all(RESULT_FD, _frame(body, key))
-    except OSError:
+    except _OSError:
         _exit(EXIT_CHANNEL_LOST)
     _exit(0)
 
@@ -181,7 +182,8 @@ def _call_traced(module_code, call_code, namespace: dict, tracer, _exec=exec, _e
 
 
 def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_info,
-            _call=_call_traced, _keep=keep) -> None:
+            _call=_call_traced, _keep=keep, _MemoryError=MemoryError,
+            _BaseException=BaseException) -> None:
     limits = job["limits"]
     chars = limits["value_chars"]
     streams = job_streams(limits["output_bytes"])
@@ -212,10 +214,10 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
         else:
             payload["result"] = _encode(value, chars)
         del value
-    except MemoryError:
+    except _MemoryError:
         payload = {"status": "memory_limit",
                    "exception": {"type": "MemoryError", "message": "memory limit reached"}}
-    except BaseException as exc:
+    except _BaseException as exc:
         _keep(exc)
         payload.update(status="exception", exception=_exception(exc, chars))
     if tracer is not None:
@@ -229,7 +231,9 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _builtins=builtins.__dict__, _snapshot=dict, _write_all=_write_all,
               _frame=result_frame, _exit=os._exit, _json=_ENCODE, _timer=signal.setitimer,
               _cpu_timer=signal.ITIMER_PROF, _keep=keep, _call_user=call_user,
-              _list=list, _len=len, _enumerate=enumerate) -> None:
+              _list=list, _len=len, _enumerate=enumerate, _MemoryError=MemoryError,
+              _BaseException=BaseException, _Exception=Exception, _OSError=OSError,
+              _unencodable=(TypeError, ValueError, RecursionError, MemoryError)) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -251,14 +255,14 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
     def emit() -> None:
         try:
             _write_all(RESULT_FD, _frame(b"\n".join(lines), key))
-        except OSError:
+        except _OSError:
             _exit(EXIT_CHANNEL_LOST)
         _exit(0)
 
     try:
         module_code = compile(job["code"], USER_FILENAME, "exec")
         calls = [_compile_call(job["entry_point"], args) for args in job["calls"]]
-    except BaseException:
+    except _BaseException:
         emit()  # no call ran: the host runs each as a job of its own, which reports it
     pristine = _snapshot(_builtins)
     sealed = False
@@ -298,9 +302,9 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
                 emit()
             payload["result"] = _encode(value, chars)
             del value
-        except MemoryError:
+        except _MemoryError:
             emit()
-        except BaseException as exc:
+        except _BaseException as exc:
             _keep(exc)
             payload.update(status="exception", exception=_exception(exc, chars))
         _timer(_cpu_timer, 0)
@@ -311,11 +315,11 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         for stream in streams:
             try:
                 _call_user(stream.flush)
-            except Exception:
+            except _Exception:
                 emit()
         try:
             payload["out"], payload["err"] = _fstat(1).st_size, _fstat(2).st_size
-        except OSError:
+        except _OSError:
             emit()
         trace = None if tracer is None else {"steps": tracer.steps}
         if trace is not None:
@@ -324,7 +328,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             lines.append("".join(_json(payload, 0)).encode())
             if trace is not None:
                 lines.append("".join(_json(trace, 0)).encode())
-        except (TypeError, ValueError, RecursionError, MemoryError):
+        except _unencodable:
             emit()
         _keep(tracer)
         _keep(module)
@@ -333,13 +337,13 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
 
 
 def _conclude(payload: dict, key: bytes, refused: list, streams, _finish=finish,
-              _call_user=call_user, _keep=keep) -> None:
+              _call_user=call_user, _keep=keep, _Exception=Exception) -> None:
     """Flush the output and finish; a run that tried a refused event is no verdict on its
     value, whatever it did with the error. (A stream's flush may be the program's code.)"""
     for stream in streams:
         try:
             _call_user(stream.flush)
-        except Exception as exc:
+        except _Exception as exc:
             _keep(exc)
     if refused:
         payload["status"] = "exception"

@@ -145,6 +145,7 @@ def _emit_other(w: list, obj: object) -> None:
 
 
 def _emit(w: list, obj: object, depth: int) -> None:
+    _hold(obj)  # before any of the program's code can run (sandbox/boundary.py)
     if depth > MAX_DEPTH:
         _put(w, "...")
         raise _Full
@@ -201,7 +202,10 @@ def canonical_order(items) -> list:
 
 
 def _hold(obj: object) -> None:
-    """Keep `obj` when it is of a type the program may have written (see boundary.keep)."""
+    """Keep `obj` unless it is a plain scalar (no finalizer): a list or a tuple the encoder
+    walks can hold the program's objects, and a __repr__ met on the way (the program's
+    code) can drop the program's own reference to it, leaving this encoder's frame (or
+    its exception's traceback) the last owner (see boundary.keep)."""
     kind = type(obj)
     if not (kind is int or kind is str or kind is float or kind is bool or obj is None
             or kind is bytes or kind is complex):

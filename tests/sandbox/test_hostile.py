@@ -405,6 +405,22 @@ CASES = [
          "class X(Exception):\n    def __str__(self):\n        return S('boom')\n"
          "def f():\n    sys.stdout.flush = show\n    raise X()\n", "exception",
          check=lambda r, w: ("exception_info" not in r.stdout, r.exception["message"] == "boom")),
+    # temporaries of the tracer and the encoder left the last owner of a list of the
+    # program's (tenth red-team pass): a __repr__ met on the way dropped the program's own
+    # reference, and the value text's budget ran out before the rest was walked
+    Case("tracer_temporary_last_owner", "import builtins, functools\n"
+         "class X:\n    __del__ = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(locals()))\")\n"
+         "class G:\n    armed = False\n"
+         "class Evil:\n    def __repr__(self):\n        if G.armed:\n            G.L['zz'] = 0\n"
+         "        return 'E' * 100000\n"
+         "def f():\n    G.L = locals()\n    G.L['zz'] = [Evil(), X()]\n    G.armed = True\n    G.armed = True\n"
+         "    return getattr(builtins, 'LEAK', None)\n", "ok", trace=True,
+         check=lambda r, w: not {"on_limit", "steps", "encode"} & set(r.result.get("json") or [])),
+    Case("encoder_temporary_last_owner", SHOW_LEAK + "class X:\n    __del__ = LEAK_GLOBALS\n"
+         "class Evil:\n    def __repr__(self):\n        OUT[0] = 0\n        return 'E' * 100000\n"
+         "OUT = [[Evil(), X()]]\n"
+         "def f():\n    sys.stdout.flush = show\n    return OUT\n", "ok",
+         check=lambda r, w: ("_emit" not in r.stdout, r.result["truncated"] is True)),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import builtins
 import gc
+import io
 import os
 import resource
 import signal
@@ -50,6 +51,9 @@ SETUP_FD = 4
 EXIT_CHANNEL_LOST = 121
 MODULE_NAME = "__execsynth__"
 RUNTIME_MODULES = ("sandbox", "ctypes", "_ctypes")
+# A stream's flush, taken from the type: looking `flush` up on the stream searches its
+# instance dict, where the program can plant a key that compares in the caller's frame.
+_FLUSH = io.TextIOWrapper.flush
 
 
 def _no_default(obj):
@@ -233,7 +237,8 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _cpu_timer=signal.ITIMER_PROF, _keep=keep, _call_user=call_user,
               _list=list, _len=len, _enumerate=enumerate, _MemoryError=MemoryError,
               _BaseException=BaseException, _Exception=Exception, _OSError=OSError,
-              _unencodable=(TypeError, ValueError, RecursionError, MemoryError)) -> None:
+              _unencodable=(TypeError, ValueError, RecursionError, MemoryError),
+              _flush=_FLUSH) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -314,7 +319,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             emit()
         for stream in streams:
             try:
-                _call_user(stream.flush)
+                _call_user(_flush, stream)
             except _Exception:
                 emit()
         try:
@@ -337,12 +342,12 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
 
 
 def _conclude(payload: dict, key: bytes, refused: list, streams, _finish=finish,
-              _call_user=call_user, _keep=keep, _Exception=Exception) -> None:
+              _call_user=call_user, _keep=keep, _Exception=Exception, _flush=_FLUSH) -> None:
     """Flush the output and finish; a run that tried a refused event is no verdict on its
     value, whatever it did with the error. (A stream's flush may be the program's code.)"""
     for stream in streams:
         try:
-            _call_user(stream.flush)
+            _call_user(_flush, stream)
         except _Exception as exc:
             _keep(exc)
     if refused:

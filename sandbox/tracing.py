@@ -29,13 +29,20 @@ _SETTRACE = sys.settrace  # kept before user code can replace sys.settrace
 _GETTRACE = sys.gettrace
 
 
+# Decided when the forkserver loads this module: a grouped job makes a tracer for every
+# call, after the program ran, and the program can set `sys.monitoring` and put its own
+# module in sys.modules under the monitoring tracer's name.
+_MONITORING = hasattr(sys, "monitoring")
+
+
 def make_tracer(module_code, max_steps: int, value_chars: int, on_limit, permitted,
-                max_chars: int = TRACE_CHARS, _monitoring=[]):  # noqa: B006 - a cache
+                max_chars: int = TRACE_CHARS, _monitoring=[],  # noqa: B006 - a cache
+                _use_monitoring=_MONITORING):
     """The best tracer this interpreter offers, bound to the job's compiled module.
     `permitted(fn, *args)` runs the tracer's own guarded calls (sandbox/guard.py); the run
     ends through `on_limit(steps)` past `max_steps` steps or `max_chars` of value text."""
-    if hasattr(sys, "monitoring"):
-        if not _monitoring:  # imported at the first call, before the runtime leaves sys.modules
+    if _use_monitoring:
+        if not _monitoring:  # imported at the first call, before the program runs
             from .tracing_monitoring import monitoring_tracer
 
             _monitoring.append(monitoring_tracer)

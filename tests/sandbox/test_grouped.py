@@ -172,3 +172,33 @@ def test_keys_the_program_plants_never_run_in_the_runtime_frames(sb):
     assert '"call": 1' in text and '"status": "ok"' in text, text[:500]
     for name in ("key", "emit", "lines", "payload", "refused"):
         assert f"'{name}'" not in text, text[:800]
+
+
+# A grouped job makes a tracer for every call: it read sys.monitoring and imported the
+# monitoring tracer after the program ran, so a program that set sys.monitoring and put
+# its own module under that name in sys.modules supplied the tracer and was handed the
+# runtime's on_limit and permitted (eleventh red-team pass).
+OWN_TRACER = (
+    "import math, sys, types\n"
+    "def mine(module_code, max_steps, value_chars, on_limit, permitted, max_chars):\n"
+    "    math.GOT = sorted(on_limit.__code__.co_freevars)\n"
+    "    return types.SimpleNamespace(steps=[], start=lambda: None, stop=lambda: None, tampered=lambda: False)\n"
+    "def f(a):\n"
+    "    if not hasattr(math, 'armed'):\n"
+    "        math.armed = True\n"
+    "        sys.monitoring = 1\n"
+    "        sys.modules['sandbox'] = types.ModuleType('sandbox')\n"
+    "        module = types.ModuleType('sandbox.tracing_monitoring')\n"
+    "        module.monitoring_tracer = mine\n"
+    "        sys.modules['sandbox.tracing_monitoring'] = module\n"
+    "    return getattr(math, 'GOT', None)\n")
+
+
+def test_a_call_cannot_supply_the_next_calls_tracer(sb):
+    shared = plan(pairs(OWN_TRACER, "1", "2"), sb.limits)
+    sb._ensure_started()
+    _, report, _ = sb._run_wire(*shared.forward)
+    text = report.result.decode(errors="replace")
+    assert '"call": 1' in text, text[:500]
+    assert "payload" not in text and "emit" not in text, text[:800]
+    assert text.count('"event": "call"') >= 2  # both calls traced by the runtime's tracer

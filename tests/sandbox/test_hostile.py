@@ -421,6 +421,15 @@ CASES = [
          "OUT = [[Evil(), X()]]\n"
          "def f():\n    sys.stdout.flush = show\n    return OUT\n", "ok",
          check=lambda r, w: ("_emit" not in r.stdout, r.result["truncated"] is True)),
+    # a key planted in sys.stdout's instance dict (colliding with "flush") compared in the
+    # runtime frame that looked the method up (eleventh red-team pass)
+    Case("planted_key_in_stream_dict", "import collections, functools, sys\n"
+         "seen = collections.defaultdict(locals)\n"
+         "class K(str):\n    __eq__ = seen.__getitem__\n    __hash__ = functools.partial(hash, 'flush')\n"
+         "def fake_flush():\n    for names in list(seen.values()):\n"
+         "        if 'refused' in names:\n            names['refused'].clear()\n"
+         "def f():\n    sys.stdout.__dict__[K('flush')] = fake_flush\n    import gc\n    return 1\n",
+         "exception", check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -16,7 +16,9 @@ runs no finalizer, and the cyclic collector is off in a job (sandbox/child.py).
 
 Kept apart from the runtime on purpose: not a RUNTIME module (public builtins), nothing the
 runtime reads back from here but what `call` returns. The list `keep` fills is reachable
-from the program, which can only empty it, finalizers then running in the program's frames.
+from the program (through this module's globals, in a `call` frame), which can only empty
+it, finalizers then running in the program's frames: so nothing of the runtime's (a tracer,
+a closure, a frame) ever goes into it, only what the program made.
 """
 
 from __future__ import annotations

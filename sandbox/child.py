@@ -335,9 +335,8 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
                 lines.append("".join(_json(trace, 0)).encode())
         except _unencodable:
             emit()
-        _keep(tracer)
-        _keep(module)
-        del trace, tracer, module
+        _keep(module)  # (the tracer is the runtime's own: it holds nothing of the program's,
+        del trace, tracer, module  # and the kept list is reachable from the program)
     emit()
 
 

@@ -3,6 +3,8 @@ one job per call and seed gives, whatever a call leaves behind for the next."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sandbox import Job, Sandbox
@@ -202,3 +204,29 @@ def test_a_call_cannot_supply_the_next_calls_tracer(sb):
     assert '"call": 1' in text, text[:500]
     assert "payload" not in text and "emit" not in text, text[:800]
     assert text.count('"event": "call"') >= 2  # both calls traced by the runtime's tracer
+
+
+# The kept list (sandbox/boundary.py) is reachable from the program through the globals of
+# a boundary.call frame: a grouped job once kept each call's tracer there, whose closures
+# led to emit() and the key (twelfth red-team pass). Nothing of the runtime's goes in it.
+KEPT_CONTENTS = (  # (in C: a traced loop over the kept objects would pass the trace cap)
+    "import collections, functools, math, operator\n"
+    "def f(a):\n"
+    "    if not hasattr(math, 'seen'):\n"
+    "        seen = collections.defaultdict(globals)\n"
+    "        class R:\n"
+    "            __repr__ = functools.partial(seen.__getitem__, 'k')\n"
+    "        math.seen = seen\n"
+    "        return R()\n"
+    "    return sorted(set(map(operator.attrgetter('__name__'), map(type, math.seen['k']['KEPT']))))\n")
+
+
+def test_nothing_of_the_runtime_is_kept_where_the_program_reaches(sb):
+    shared = plan(pairs(KEPT_CONTENTS, "1", "2"), sb.limits)
+    sb._ensure_started()
+    _, report, _ = sb._run_wire(*shared.forward)
+    text = report.result.decode(errors="replace")
+    [second] = [json.loads(line) for line in text.splitlines() if line.startswith('{"status"') and '"call": 1' in line]
+    kinds = second["result"]["json"]
+    assert "R" in kinds, kinds  # what the program made is there
+    assert not {"SimpleNamespace", "function", "cell", "frame"} & set(kinds), kinds

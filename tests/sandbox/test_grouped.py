@@ -165,13 +165,20 @@ COLLIDING_KEYS = (
     "    return sorted({name for names in math.seen.values() for name in names})\n")
 
 
-def test_keys_the_program_plants_never_run_in_the_runtime_frames(sb):
-    # the shared job itself (its second call reports what the planted keys saw)
-    shared = plan(pairs(COLLIDING_KEYS, "1", "2", trace=False), sb.limits)
+def shared_job_text(sb: Sandbox, code: str, trace: bool = True) -> str:
+    """The raw result frame of the first shared job of `code` called on 1 and 2 (what a
+    later call reports is read from it before the host compares anything)."""
+    shared = plan(pairs(code, "1", "2", trace=trace), sb.limits)
     sb._ensure_started()
     _, report, _ = sb._run_wire(*shared.forward)
     text = report.result.decode(errors="replace")
-    assert '"call": 1' in text and '"status": "ok"' in text, text[:500]
+    assert '"call": 1' in text, text[:500]
+    return text
+
+
+def test_keys_the_program_plants_never_run_in_the_runtime_frames(sb):
+    text = shared_job_text(sb, COLLIDING_KEYS, trace=False)
+    assert '"status": "ok"' in text, text[:500]
     for name in ("key", "emit", "lines", "payload", "refused"):
         assert f"'{name}'" not in text, text[:800]
 
@@ -197,11 +204,7 @@ OWN_TRACER = (
 
 
 def test_a_call_cannot_supply_the_next_calls_tracer(sb):
-    shared = plan(pairs(OWN_TRACER, "1", "2"), sb.limits)
-    sb._ensure_started()
-    _, report, _ = sb._run_wire(*shared.forward)
-    text = report.result.decode(errors="replace")
-    assert '"call": 1' in text, text[:500]
+    text = shared_job_text(sb, OWN_TRACER)
     assert "payload" not in text and "emit" not in text, text[:800]
     assert text.count('"event": "call"') >= 2  # both calls traced by the runtime's tracer
 
@@ -222,10 +225,7 @@ KEPT_CONTENTS = (  # (in C: a traced loop over the kept objects would pass the t
 
 
 def test_nothing_of_the_runtime_is_kept_where_the_program_reaches(sb):
-    shared = plan(pairs(KEPT_CONTENTS, "1", "2"), sb.limits)
-    sb._ensure_started()
-    _, report, _ = sb._run_wire(*shared.forward)
-    text = report.result.decode(errors="replace")
+    text = shared_job_text(sb, KEPT_CONTENTS)
     [second] = [json.loads(line) for line in text.splitlines() if line.startswith('{"status"') and '"call": 1' in line]
     kinds = second["result"]["json"]
     assert "R" in kinds, kinds  # what the program made is there

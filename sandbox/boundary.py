@@ -28,5 +28,13 @@ def call(fn, *args):  # noqa: ANN001, ANN002, ANN201
     return fn(*args)
 
 
+def call_popped(fn, box: list):  # noqa: ANN001, ANN201
+    """`fn(box.pop())` where the argument must not be seen: the program's code that runs
+    during the call can read this frame's locals, and a frame of the program's own (the
+    tracer reads its locals through here) would lead by `f_back` into the runtime. Popped
+    onto the evaluation stack, the argument is in no local and `box` is empty."""
+    return fn(box.pop())
+
+
 KEPT: list = []
 keep = KEPT.append

@@ -20,7 +20,7 @@ import operator
 import sys
 from types import SimpleNamespace
 
-from .boundary import call as _call_user, keep as _keep
+from .boundary import call as _call_user, call_popped as _call_popped, keep as _keep
 from .encoding import _type_name, encode_value
 
 USER_FILENAME = "<execsynth>"
@@ -165,8 +165,9 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
         frame_id = _id(frame)
         # Reading f_locals refreshes the frame's locals dict, comparing each name with the
         # keys the program may have put there (a str subclass whose __eq__ is `eval`): read
-        # through the boundary. A class body's namespace may be the program's own mapping:
-        local = _call_user(_f_locals, frame)  # recorded without its locals
+        # through the boundary, the frame in no local there (it leads into the runtime).
+        # A class body's namespace may be the program's own mapping:
+        local = _call_popped(_f_locals, [frame])  # recorded without its locals
         values = {} if _type(local) is not _dict else {
             name: encode((frame_id, name), value)
             for name, value in local.items() if _type(name) is _str and name[:1] != "."}

@@ -430,6 +430,14 @@ CASES = [
          "        if 'refused' in names:\n            names['refused'].clear()\n"
          "def f():\n    sys.stdout.__dict__[K('flush')] = fake_flush\n    import gc\n    return 1\n",
          "exception", check=lambda r, w: (_exc(r, "SandboxViolation"), r.result is None)),
+    # ... and the boundary frame that reads f_locals holds no frame of the program's in its
+    # locals (through f_back it would lead into the tracer and the runtime)
+    Case("planted_key_sees_no_frame", "import collections\nseen = collections.defaultdict(locals)\n"
+         "class K(str):\n    __eq__ = seen.__getitem__\n    __hash__ = str.__hash__\n"
+         "def f():\n    local = locals()\n    local[K('x')] = 0\n    x = 1\n"
+         "    return sorted({type(v).__name__ for names in seen.values() for value in names.values()"
+         " for v in (value if type(value) is tuple else (value,))})\n", "ok", trace=True,
+         check=lambda r, w: "frame" not in r.result["json"]),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -28,6 +28,7 @@ the host (sandbox/calls.py), and is only compiled here.
 from __future__ import annotations
 
 import builtins
+import functools
 import gc
 import io
 import os
@@ -51,6 +52,7 @@ SETUP_FD = 4
 EXIT_CHANNEL_LOST = 121
 MODULE_NAME = "__execsynth__"
 RUNTIME_MODULES = ("sandbox", "ctypes", "_ctypes")
+OUTPUT_DIGEST = functools.partial(blake2b, digest_size=16)  # a grouped call's own output
 # A stream's flush, taken from the type: looking `flush` up on the stream searches its
 # instance dict, where the program can plant a key that compares in the caller's frame.
 _FLUSH = io.TextIOWrapper.flush
@@ -238,7 +240,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _list=list, _len=len, _enumerate=enumerate, _MemoryError=MemoryError,
               _BaseException=BaseException, _Exception=Exception, _OSError=OSError,
               _unencodable=(TypeError, ValueError, RecursionError, MemoryError),
-              _flush=_FLUSH) -> None:
+              _flush=_FLUSH, _pread=os.pread, _digest=OUTPUT_DIGEST) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -271,6 +273,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
         emit()  # no call ran: the host runs each as a job of its own, which reports it
     pristine = _snapshot(_builtins)
     sealed = False
+    written = {1: 0, 2: 0}  # where each output stream stood after the last call
     for index, call_code in _enumerate(calls):
         if index:  # (what the last call left is kept, not let go of here: boundary.py)
             # The program can put its own keys in these dicts (a str subclass whose __eq__
@@ -322,8 +325,14 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
                 _call_user(_flush, stream)
             except _Exception:
                 emit()
-        try:
-            payload["out"], payload["err"] = _fstat(1).st_size, _fstat(2).st_size
+        try:  # where each stream ends, and a digest of what this call wrote to it: a later
+            # call can rewrite earlier bytes (pwrite, lseek), and the host checks the digests
+            ends = (_fstat(1).st_size, _fstat(2).st_size)
+            for fd, name, end in ((1, "out", ends[0]), (2, "err", ends[1])):
+                start = written[fd]
+                payload[name] = end
+                payload[name + "_digest"] = _digest(_pread(fd, max(0, end - start), start)).hexdigest()
+                written[fd] = end
         except _OSError:
             emit()
         trace = None if tracer is None else {"steps": tracer.steps}

@@ -23,6 +23,7 @@ most, so a program that loops forever costs little more than it did.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -99,6 +100,11 @@ def plan(pairs: Sequence[tuple[Job, Job]], default_limits: Limits) -> Plan | Non
                 tuple((i, pairs[i][0]) for i in range(1, n - 1)))
 
 
+def _digest(data: bytes) -> str:
+    """As the job child digests each call's output (sandbox/child.py `OUTPUT_DIGEST`)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def _offsets(value, start: int, size: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and start <= value <= size
 
@@ -132,6 +138,9 @@ def split(outcome, jobs: Sequence[Job], order: Sequence[int], limits: Limits
                 or not 0 <= ms <= limit_ms or not _offsets(out_end, out_at, len(report.stdout))
                 or not _offsets(err_end, err_at, len(report.stderr))):
             return None
+        if (payload.get("out_digest") != _digest(report.stdout[out_at:out_end])
+                or payload.get("err_digest") != _digest(report.stderr[err_at:err_end])):
+            return None  # a later call rewrote what this one wrote
         job = jobs[index]
         runs[index] = RunResult(
             id=job.id, status=payload["status"], result=payload.get("result"),

@@ -230,3 +230,23 @@ def test_nothing_of_the_runtime_is_kept_where_the_program_reaches(sb):
     kinds = second["result"]["json"]
     assert "R" in kinds, kinds  # what the program made is there
     assert not {"SimpleNamespace", "function", "cell", "frame"} & set(kinds), kinds
+
+
+# A later call of a shared job can rewrite what an earlier one wrote (pwrite at offset 0):
+# the first call, clean in the forward order, then reported the later call's text
+# (thirteenth red-team pass). Each call's output is digested at its end, and checked.
+REWRITES_EARLIER_OUTPUT = (
+    "import json, os, sys\n"
+    "def f(a):\n"
+    "    if a == 0:\n"
+    "        print('Z' if hasattr(json, '_seen') else 'A')\n"
+    "    elif hasattr(json, '_seen'):\n"
+    "        sys.stdout.flush()\n"
+    "        os.pwrite(1, b'Z\\n', 0)\n"
+    "    json._seen = 1\n"
+    "    return a\n")
+
+
+def test_a_call_cannot_rewrite_what_an_earlier_call_printed(sb):
+    [runs] = same_as_one_job_each(sb, [pairs(REWRITES_EARLIER_OUTPUT, "0", "1", trace=False)])
+    assert runs[0][0].stdout == "A\n"

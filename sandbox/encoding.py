@@ -145,10 +145,6 @@ def _emit_other(w: list, obj: object) -> None:
 
 
 def _emit(w: list, obj: object, depth: int) -> None:
-    _hold(obj)  # before any of the program's code can run (sandbox/boundary.py)
-    if depth > MAX_DEPTH:
-        _put(w, "...")
-        raise _Full
     kind = type(obj)
     if kind is int:
         _emit_int(w, obj)  # type: ignore[arg-type]
@@ -156,7 +152,12 @@ def _emit(w: list, obj: object, depth: int) -> None:
         _emit_scalar_text(w, obj)
     elif kind is float or kind is bool or kind is complex or obj is None:
         _put(w, repr(obj))
+    elif depth > MAX_DEPTH:
+        _keep(obj)
+        _put(w, "...")
+        raise _Full
     elif kind is list or kind is tuple or kind is dict or kind is set or kind is frozenset:
+        _keep(obj)  # before any of the program's code can run (see _hold)
         _emit_container(w, obj, depth)
     elif kind is bytearray:
         _put(w, "bytearray(")

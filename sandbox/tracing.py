@@ -159,7 +159,7 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
     spent = [0]
 
     def record(event: str, frame, depth: int, func: str, _len=len, _sum=sum, _type=type,
-               _dict=dict, _str=str) -> dict:
+               _dict=dict, _str=str, _map=map, _text_of=operator.itemgetter("repr")) -> dict:
         if _len(steps) >= max_steps:
             on_limit(steps)
         frame_id = _id(frame)
@@ -171,7 +171,7 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
         values = {} if _type(local) is not _dict else {
             name: encode((frame_id, name), value)
             for name, value in local.items() if _type(name) is _str and name[:1] != "."}
-        spent[0] += _sum(_len(v["repr"]) for v in values.values())
+        spent[0] += _sum(_map(_len, _map(_text_of, values.values())))
         if spent[0] > max_chars:
             on_limit(steps)
         step = {"event": event, "func": func, "line": frame.f_lineno, "depth": depth,

@@ -42,7 +42,7 @@ from _json import encode_basestring_ascii, make_encoder
 
 from . import guard, module_gate
 from .boundary import call as call_user, keep
-from .encoding import encode_value
+from .encoding import _type_name as type_name_of, encode_value
 from .streams import job_streams
 from .tracing import TRACE_CHARS, USER_FILENAME, exception_info, make_tracer
 from .wire import RESULT_HEADER, RESULT_MAC_BYTES, RESULT_MAGIC
@@ -58,8 +58,8 @@ OUTPUT_DIGEST = functools.partial(blake2b, digest_size=16)  # a grouped call's o
 _FLUSH = io.TextIOWrapper.flush
 
 
-def _no_default(obj):
-    raise TypeError(f"{type(obj).__name__} in a result payload")
+def _no_default(obj, _error=TypeError):
+    raise _error("an object that is not JSON in a result payload")
 
 
 # json.dumps' output (ensure_ascii, ", " and ": ") from the C encoder alone: json.dumps
@@ -82,7 +82,8 @@ def _write_all(fd: int, data: bytes, _write=os.write, _view=memoryview) -> None:
 
 
 def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exit=os._exit,
-           _write_all=_write_all, _len=len, _MemoryError=MemoryError,
+           _write_all=_write_all, _len=len, _type=type, _type_name=type_name_of,
+           _MemoryError=MemoryError,
            _unencodable=(TypeError, ValueError, RecursionError), _OSError=OSError) -> None:
     """Write the one authenticated result frame and end the process (never returns). The
     body is the payload's JSON, then, for a traced run, a newline and the trace's JSON: the
@@ -98,7 +99,7 @@ def finish(payload: dict, key: bytes, _encode=_ENCODE, _frame=result_frame, _exi
         body = b'{"status": "memory_limit"}'
     except _unencodable as exc:  # the program's doing, never a fault
         body = ('{"status": "exception", "exception": {"type": "UnencodableResult", '
-                '"message": "the result could not be encoded: %s"}}' % type(exc).__name__).encode()
+                '"message": "the result could not be encoded: %s"}}' % _type_name(_type(exc))).encode()
     try:
         _write_all(RESULT_FD, _frame(body, key))
     except _OSError:

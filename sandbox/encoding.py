@@ -30,8 +30,11 @@ _CALL = re.compile(r"[A-Za-z_][\w.]*\(")
 _LITERAL_CALLS = ("set(", "frozenset(", "bytearray(")
 
 
-class _Full(Exception):
-    """The repr budget is spent."""
+# The repr budget is spent: one instance of a builtin exception, raised again and again
+# and told apart by identity. A class of this module's own would be the program's to
+# change (`Exception.__subclasses__()`): its __init__, run at every raise, could be
+# `functools.partial(exec, src)`, running the program's code in the raising frame.
+_FULL = OverflowError("the value's text budget is spent")
 
 
 # The writer is a plain list [parts, chars left, ids of containers being written, whether a
@@ -49,7 +52,7 @@ def _put(w: list, text: str) -> None:
     w[_PARTS].append(text)
     w[_LEFT] -= len(text)
     if w[_LEFT] < 0:
-        raise _Full
+        raise _FULL.with_traceback(None)
 
 
 def _emit_scalar_text(w: list, obj: object) -> None:
@@ -64,7 +67,7 @@ def _emit_int(w: list, obj: int) -> None:
         _put(w, repr(obj))
     except ValueError:  # beyond sys.get_int_max_str_digits()
         _put(w, f"<int with {obj.bit_length()} bits>")
-        raise _Full from None
+        raise _FULL.with_traceback(None) from None
 
 
 def _emit_items(w: list, items, open_: str, close: str, depth: int) -> None:
@@ -155,7 +158,7 @@ def _emit(w: list, obj: object, depth: int) -> None:
     elif depth > MAX_DEPTH:
         _keep(obj)
         _put(w, "...")
-        raise _Full
+        raise _FULL.with_traceback(None)
     elif kind is list or kind is tuple or kind is dict or kind is set or kind is frozenset:
         _keep(obj)  # before any of the program's code can run (see _hold)
         _emit_container(w, obj, depth)
@@ -257,7 +260,9 @@ def encode_value(obj: object, max_chars: int = DEFAULT_VALUE_CHARS) -> dict:
     truncated = False
     try:
         _emit(writer, obj, 0)
-    except _Full:
+    except OverflowError as exc:
+        if exc is not _FULL:
+            raise
         truncated = True
     except RecursionError:
         truncated = True

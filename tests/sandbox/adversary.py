@@ -39,7 +39,9 @@ TRACE_FROM_HEAP = ("import gc\n"
 # Walk everything reachable from every class (methods, their globals and closures, module
 # objects): the result is whether anything of the runtime (the result writer, the encoder,
 # the tracer, or the private copy of builtins its modules call through) was found, and it
-# must be False. (namedtuple's generated methods carry an empty builtins dict of their own.)
+# must be False, and no class of a runtime module (its __init__ runs wherever the runtime
+# raises or makes one: the program could make it `partial(exec, src)`). (namedtuple's
+# generated methods carry an empty builtins dict of their own.)
 RUNTIME_BY_SUBCLASSES = ("import builtins, sys\n"
                          "def f(x):\n"
                          "    seen, found = set(), []\n"
@@ -54,6 +56,9 @@ RUNTIME_BY_SUBCLASSES = ("import builtins, sys\n"
                          "        try:\n"
                          "            kind = type(obj).__name__\n"
                          "            if isinstance(obj, type):\n"
+                         "                if obj.__dict__.get('__module__') in ('sandbox.encoding', 'sandbox.tracing',"
+                         " 'sandbox.tracing_monitoring', 'sandbox.guard', 'sandbox.child'):\n"
+                         "                    found.append('runtime class')\n"
                          "                try:\n"
                          "                    todo.extend(type.__subclasses__(obj))\n"
                          "                except TypeError:\n"

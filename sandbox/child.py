@@ -241,7 +241,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
               _list=list, _len=len, _enumerate=enumerate, _MemoryError=MemoryError,
               _BaseException=BaseException, _Exception=Exception, _OSError=OSError,
               _unencodable=(TypeError, ValueError, RecursionError, MemoryError),
-              _flush=_FLUSH, _pread=os.pread, _digest=OUTPUT_DIGEST) -> None:
+              _flush=_FLUSH, _pread=os.pread, _digest=OUTPUT_DIGEST, _max=max) -> None:
     """Several calls of one program in this process, one after another (`job["calls"]`,
     argument texts in the order given), each in a fresh module namespace with the builtins
     as they were before the first; never returns. The one result frame holds, per call, a
@@ -332,7 +332,7 @@ def run_calls(job: dict, key: bytes, _encode=encode_value, _exception=exception_
             for fd, name, end in ((1, "out", ends[0]), (2, "err", ends[1])):
                 start = written[fd]
                 payload[name] = end
-                payload[name + "_digest"] = _digest(_pread(fd, max(0, end - start), start)).hexdigest()
+                payload[name + "_digest"] = _digest(_pread(fd, _max(0, end - start), start)).hexdigest()
                 written[fd] = end
         except _OSError:
             emit()

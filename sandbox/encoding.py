@@ -21,7 +21,13 @@ _JSON_INT_LIMIT = 2**63
 # A type's own name, read by the C slot: a metaclass's `__name__` property is the program's
 # code. Types are told apart by identity only (`kind is int`), never `kind in (...)` or a
 # set: those compare or hash the type, which a metaclass's `__eq__` / `__hash__` answers.
-_type_name = type.__dict__["__name__"].__get__
+_raw_type_name = type.__dict__["__name__"].__get__
+
+
+def _type_name(kind: type, _raw=_raw_type_name, _join="".join) -> str:
+    """The type's name as an exact str: a class's __name__ can be set to a str subclass,
+    whose __format__ or __eq__ would be the program's code wherever the name is used."""
+    return _join((_raw(kind),))
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 # an object's repr that reads as a call (`Counter({'a': 1})`, `Point(x=1)`) in ASCII or
 # starts with "<" is no literal; any other text might be (the literal reader also takes

@@ -64,14 +64,16 @@ def user_codes(module_code) -> set:
     return found
 
 
-def exception_info(exc: BaseException, max_chars: int, _str=str, _type=type) -> dict:
+def exception_info(exc: BaseException, max_chars: int, _str=str, _type=type,
+                   _call_user=_call_user, _keep=_keep, _type_name=_type_name,
+                   _Exception=Exception) -> dict:
     """The exception's type name and message; its `__str__` is the program's code, run
     through sandbox/boundary.py."""
     try:
         raw = _call_user(_str, exc)
         _keep(raw)  # (a str subclass of the program's: never let go of here, boundary.py)
         message = "".join((raw,))
-    except Exception as error:  # a user __str__ may raise
+    except _Exception as error:  # a user __str__ may raise
         _keep(error)
         message = "<unprintable message>"
     return {"type": _type_name(_type(exc)), "message": message[:max_chars]}
@@ -119,8 +121,8 @@ def value_memo(value_chars: int, _encode=encode_value, _scalar=_is_scalar,
     def scalars_only(parts) -> bool:
         return _all(_all(_map(_scalar, _map(_type, part))) for part in parts)
 
-    def same(parts, old) -> bool:
-        return _all(_len(a) == _len(b) and _all(_map(_is, a, b)) for a, b in zip(parts, old))
+    def same(parts, old, _zip=zip) -> bool:
+        return _all(_len(a) == _len(b) and _all(_map(_is, a, b)) for a, b in _zip(parts, old))
 
     def encode(key, value, _id=id):
         kind = _type(value)
@@ -159,7 +161,8 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
     spent = [0]
 
     def record(event: str, frame, depth: int, func: str, _len=len, _sum=sum, _type=type,
-               _dict=dict, _str=str, _map=map, _text_of=operator.itemgetter("repr")) -> dict:
+               _dict=dict, _str=str, _map=map, _text_of=operator.itemgetter("repr"),
+               _call_popped=_call_popped) -> dict:
         if _len(steps) >= max_steps:
             on_limit(steps)
         frame_id = _id(frame)

@@ -438,6 +438,16 @@ CASES = [
          "    return sorted({type(v).__name__ for names in seen.values() for value in names.values()"
          " for v in (value if type(value) is tuple else (value,))})\n", "ok", trace=True,
          check=lambda r, w: "frame" not in r.result["json"]),
+    # a class's __name__ set to a str subclass: its __format__ ran in the encoder's frame
+    # when the name was put into the text (fifteenth red-team pass)
+    Case("type_name_as_str_subclass", SHOW_LEAK + "import collections\n"
+         "class Grab(collections.defaultdict):\n    def __setitem__(self, key, value):\n"
+         "        builtins.LEAK = sorted(value)\n        raise RecursionError\n"
+         "class S(str):\n    __format__ = Grab(globals).__getitem__\n"
+         "class C:\n    def __repr__(self):\n        return 'zzz'\n"
+         "C.__name__ = S('C')\n"
+         "def f():\n    sys.stdout.flush = show\n    return C()\n", "ok",
+         check=lambda r, w: ("_emit" not in r.stdout, r.result == {"type": "C", "repr": "<C: zzz>", "truncated": False})),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

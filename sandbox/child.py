@@ -221,7 +221,8 @@ def run_job(job: dict, key: bytes, _encode=encode_value, _exception=exception_in
         else:
             payload["result"] = _encode(value, chars)
         del value
-    except _MemoryError:
+    except _MemoryError as exc:  # (possibly the program's own subclass: kept, boundary.py)
+        _keep(exc)
         payload = {"status": "memory_limit",
                    "exception": {"type": "MemoryError", "message": "memory limit reached"}}
     except _BaseException as exc:

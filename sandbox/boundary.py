@@ -28,6 +28,14 @@ def call(fn, *args):  # noqa: ANN001, ANN002, ANN201
     return fn(*args)
 
 
+def call_hidden(box: list):  # noqa: ANN201
+    """`box` is [argument, callable]: `callable(argument)` with both on the evaluation stack
+    and `box` empty, so neither is in a local the program's code could read (the module
+    gate calls the real module factory this way: an extension module's init imports
+    through the current frame's builtins, which the program can replace)."""
+    return box.pop()(box.pop())
+
+
 def call_popped(fn, box: list):  # noqa: ANN001, ANN201
     """`fn(box.pop())` where the argument must not be seen: the program's code that runs
     during the call can read this frame's locals, and a frame of the program's own (the

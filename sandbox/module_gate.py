@@ -32,6 +32,8 @@ import os
 import sys
 from types import SimpleNamespace
 
+from .boundary import call_hidden
+
 
 def _extension_files() -> dict[str, str]:
     """Every extension module file of this interpreter, by the paths an import names them
@@ -73,7 +75,8 @@ def gated(create, blocked: frozenset, builtins_allowed: frozenset | None,  # noq
     records the refusal), a built-in module outside `builtins_allowed`, and a library that
     is not one of `files` under the name it defines."""
     def checked(_str=str, _type=type, _spec=SimpleNamespace, _refused=ImportError,
-                _bad=TypeError, _any=BaseException, _strip=BaseException.with_traceback):
+                _bad=TypeError, _any=BaseException, _strip=BaseException.with_traceback,
+                _hidden=call_hidden):
         # Only exact text reaches this frame: reading a spec's attributes runs the program's
         # code (a class's __getattr__ can be `defaultdict(locals).__getitem__`, which would
         # read this frame's locals, the real factory among them), so `factory` reads them.
@@ -89,7 +92,10 @@ def gated(create, blocked: frozenset, builtins_allowed: frozenset | None,  # noq
                     raise _refused(f"{name}: no built-in module of that name can be made here")
                 if files is not None and files.get(origin) != name.rpartition(".")[2]:
                     raise _refused(f"{name}: only the interpreter's own extension modules load here")
-                outcome = (create(_spec(name=name, origin=origin)), None)
+                # (an extension's init may import, through the current frame's builtins,
+                # which the program can replace: that frame is then boundary's, which
+                # holds neither the real factory nor its argument)
+                outcome = (_hidden([_spec(name=name, origin=origin), create]), None)
             except _any as exc:  # handed back to the caller
                 outcome = (None, _strip(exc, None))
 

@@ -454,6 +454,17 @@ CASES = [
          "    __del__ = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(locals()))\")\n"
          "def f():\n    sys.stdout.buffer.flush = show\n    raise M('boom')\n", "memory_limit",
          check=lambda r, w: "'key'" not in r.stdout),
+    # an extension module's init imports through the current frame's builtins, which the
+    # program can replace: that frame was the gate's generator, holding the real factory
+    # (seventeenth red-team pass); it is now a boundary frame that holds neither
+    Case("extension_init_imports_in_the_gate", "import builtins, collections, functools, importlib.util, _imp\n"
+         "def f():\n    sink = collections.defaultdict(locals)\n"
+         "    class W:\n        write = sink.__getitem__\n"
+         "    builtins.__import__ = functools.partial(print, file=W())\n"
+         "    try:\n        _imp.create_dynamic(importlib.util.find_spec('_pickle'))\n"
+         "    except BaseException:\n        pass\n"
+         "    return sorted({name for names in sink.values() if type(names) is dict for name in names})\n",
+         "ok", check=lambda r, w: "create" not in r.result["json"]),
     Case("ctypes_segfault", "import ctypes\ndef f():\n    return ctypes.string_at(0)\n",
          "exception", check=lambda r, w: _exc(r, "SandboxViolation")),
     Case("become_root", "import os\ndef f():\n    os.setuid(0)\n", "exception",

@@ -30,18 +30,12 @@ def call(fn, *args):  # noqa: ANN001, ANN002, ANN201
 
 def call_hidden(box: list):  # noqa: ANN201
     """`box` is [argument, callable]: `callable(argument)` with both on the evaluation stack
-    and `box` empty, so neither is in a local the program's code could read (the module
-    gate calls the real module factory this way: an extension module's init imports
-    through the current frame's builtins, which the program can replace)."""
+    and `box` empty, so neither is in a local the program's code could read while the call
+    runs. For what must not be seen: the real module factory (the module gate; an
+    extension module's init imports through the current frame's builtins, which the
+    program can replace), a frame of the program's own (the tracer reads its locals, and
+    by `f_back` a frame leads into the runtime)."""
     return box.pop()(box.pop())
-
-
-def call_popped(fn, box: list):  # noqa: ANN001, ANN201
-    """`fn(box.pop())` where the argument must not be seen: the program's code that runs
-    during the call can read this frame's locals, and a frame of the program's own (the
-    tracer reads its locals through here) would lead by `f_back` into the runtime. Popped
-    onto the evaluation stack, the argument is in no local and `box` is empty."""
-    return fn(box.pop())
 
 
 KEPT: list = []

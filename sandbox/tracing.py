@@ -20,7 +20,7 @@ import operator
 import sys
 from types import SimpleNamespace
 
-from .boundary import call as _call_user, call_popped as _call_popped, keep as _keep
+from .boundary import call as _call_user, call_hidden as _call_hidden, keep as _keep
 from .encoding import _type_name, encode_value
 
 USER_FILENAME = "<execsynth>"
@@ -162,7 +162,7 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
 
     def record(event: str, frame, depth: int, func: str, _len=len, _sum=sum, _type=type,
                _dict=dict, _str=str, _map=map, _text_of=operator.itemgetter("repr"),
-               _call_popped=_call_popped) -> dict:
+               _call_hidden=_call_hidden) -> dict:
         if _len(steps) >= max_steps:
             on_limit(steps)
         frame_id = _id(frame)
@@ -170,7 +170,7 @@ def step_recorder(max_steps: int, value_chars: int, on_limit, max_chars: int = T
         # keys the program may have put there (a str subclass whose __eq__ is `eval`): read
         # through the boundary, the frame in no local there (it leads into the runtime).
         # A class body's namespace may be the program's own mapping:
-        local = _call_popped(_f_locals, [frame])  # recorded without its locals
+        local = _call_hidden([frame, _f_locals])  # recorded without its locals
         values = {} if _type(local) is not _dict else {
             name: encode((frame_id, name), value)
             for name, value in local.items() if _type(name) is _str and name[:1] != "."}

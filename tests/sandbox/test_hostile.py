@@ -342,7 +342,7 @@ CASES = [
     # frame, and exec / eval read its locals and globals (sixth red-team pass): a stream's
     # flush, a returned object's finalizer and its repr now run under sandbox/boundary.py
     Case("flush_in_runtime_frame", "import functools, sys\nFORGE = " + repr(FORGE_PAYLOAD) + "\n"
-         "def f():\n    sys.stdout.flush = functools.partial(exec, FORGE)\n    return 2\n",
+         "def f():\n    sys.stdout.buffer.flush = functools.partial(exec, FORGE)\n    return 2\n",
          "ok", check=lambda r, w: r.result["repr"] == "2"),
     Case("finalizer_in_runtime_frame", "import functools\nFORGE = " + repr(FORGE_PAYLOAD) + "\n"
          "class R:\n    __del__ = functools.partial(exec, FORGE)\n"

@@ -211,14 +211,22 @@ def canonical_order(items) -> list:
     return sorted(items, key=sort_key)
 
 
-def _hold(obj: object) -> None:
+_NONE = type(None)
+
+
+def is_scalar_type(kind: type) -> bool:
+    """A plain scalar type (no finalizer, immutable), told apart by identity (a set lookup
+    would hash the type, which a metaclass's __hash__ answers)."""
+    return (kind is int or kind is str or kind is float or kind is bool or kind is _NONE
+            or kind is bytes or kind is complex)
+
+
+def _hold(obj: object, _scalar=is_scalar_type) -> None:
     """Keep `obj` unless it is a plain scalar (no finalizer): a list or a tuple the encoder
     walks can hold the program's objects, and a __repr__ met on the way (the program's
     code) can drop the program's own reference to it, leaving this encoder's frame (or
     its exception's traceback) the last owner (see boundary.keep)."""
-    kind = type(obj)
-    if not (kind is int or kind is str or kind is float or kind is bool or obj is None
-            or kind is bytes or kind is complex):
+    if not _scalar(type(obj)):
         _keep(obj)
 
 

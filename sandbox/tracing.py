@@ -21,7 +21,7 @@ import sys
 from types import SimpleNamespace
 
 from .boundary import call as _call_user, call_hidden as _call_hidden, keep as _keep
-from .encoding import _type_name, encode_value
+from .encoding import _type_name, encode_value, is_scalar_type
 
 USER_FILENAME = "<execsynth>"
 TRACE_CHARS = 4 << 20  # `Limits.trace_chars`
@@ -79,17 +79,9 @@ def exception_info(exc: BaseException, max_chars: int, _str=str, _type=type,
     return {"type": _type_name(_type(exc)), "message": message[:max_chars]}
 
 
-# values whose encoding depends on nothing but their identity: immutable, and (for the
-# containers below) holding only these. Told apart by identity (a set lookup would hash
-# the type, which a metaclass's __hash__ answers: the program's code in this frame).
-_NONE = type(None)
-
-
-def _is_scalar(kind) -> bool:
-    return (kind is int or kind is str or kind is float or kind is bool or kind is _NONE
-            or kind is bytes or kind is complex)
-
-
+# values whose encoding depends on nothing but their identity: immutable scalars
+# (encoding.is_scalar_type) and the containers below holding only those, told apart by
+# identity as well.
 def _is_frozen(kind) -> bool:
     return kind is tuple or kind is frozenset
 
@@ -98,7 +90,7 @@ def _is_mutable(kind) -> bool:
     return kind is list or kind is dict or kind is set
 
 
-def value_memo(value_chars: int, _encode=encode_value, _scalar=_is_scalar,
+def value_memo(value_chars: int, _encode=encode_value, _scalar=is_scalar_type,
                _frozen=_is_frozen, _mutable=_is_mutable, _is=operator.is_,
                _type=type, _list=list, _map=map, _all=all, _len=len, _dict=dict):
     """`encode(key, value)`: `encode_value(value, value_chars)`, reusing the encoding made

@@ -20,10 +20,11 @@ from .conftest import SECRET, TEST_LIMITS, alive, job_processes
 
 FAST = replace(TEST_LIMITS, timeout_s=1.0)
 
-# a finalizer that notes the globals it ran under, and a buffer flush (called last, through
+# finalizers that note the globals / locals they ran under, and a buffer flush (called last, through
 # the boundary, by the stream's own flush) that prints them
 SHOW_LEAK = ("import builtins, functools, os, sys\n"
              "LEAK_GLOBALS = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(globals()))\")\n"
+             "LEAK_LOCALS = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(locals()))\")\n"
              "def show():\n    os.write(1, repr(getattr(builtins, 'LEAK', None)).encode())\n")
 
 # run where the runtime's `payload` is a local: the reported value becomes 42
@@ -392,8 +393,8 @@ CASES = [
     # objects of the program's that a runtime frame let go of (ninth red-team pass): a list
     # the trace memo owned, the str subclass a __repr__ or __str__ returned; their finalizer
     # ran in the runtime frame and read its locals / globals (the private builtins)
-    Case("memo_lets_go_of_a_list", "import builtins, functools\n"
-         "class E:\n    __del__ = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(locals()))\")\n"
+    Case("memo_lets_go_of_a_list", SHOW_LEAK +
+         "class E:\n    __del__ = LEAK_LOCALS\n"
          "def f():\n    x = [1]\n    x.append(E()); x = 0\n    y = 1\n"
          "    return getattr(builtins, 'LEAK', None)\n", "ok", trace=True,
          check=lambda r, w: not {"encode", "frame_id", "cache"} & set(r.result.get("json") or [])),
@@ -408,8 +409,8 @@ CASES = [
     # temporaries of the tracer and the encoder left the last owner of a list of the
     # program's (tenth red-team pass): a __repr__ met on the way dropped the program's own
     # reference, and the value text's budget ran out before the rest was walked
-    Case("tracer_temporary_last_owner", "import builtins, functools\n"
-         "class X:\n    __del__ = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(locals()))\")\n"
+    Case("tracer_temporary_last_owner", SHOW_LEAK +
+         "class X:\n    __del__ = LEAK_LOCALS\n"
          "class G:\n    armed = False\n"
          "class Evil:\n    def __repr__(self):\n        if G.armed:\n            G.L['zz'] = 0\n"
          "        return 'E' * 100000\n"
@@ -451,7 +452,7 @@ CASES = [
     # the program's own MemoryError subclass, let go of where run_job caught it: its
     # finalizer ran in run_job's frame, next to the key (sixteenth red-team pass)
     Case("memory_error_subclass_finalizer", SHOW_LEAK + "class M(MemoryError):\n"
-         "    __del__ = functools.partial(eval, \"setattr(__import__('builtins'), 'LEAK', sorted(locals()))\")\n"
+         "    __del__ = LEAK_LOCALS\n"
          "def f():\n    sys.stdout.buffer.flush = show\n    raise M('boom')\n", "memory_limit",
          check=lambda r, w: "'key'" not in r.stdout),
     # an extension module's init imports through the current frame's builtins, which the

@@ -1,6 +1,7 @@
 """Static naturalness rules, read from the AST: each finding is a named reason.
 
-Reasons: `dead_store` (a value bound and never read, or a dict key given twice), `self_application` (`a.update(a)`,
+Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
+`unread_parameter` (a parameter the function never reads; a method's `self` / `cls` is exempt), `self_application` (`a.update(a)`,
 `x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
 wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition` (no name in it, or
@@ -30,11 +31,11 @@ import re
 import string
 from dataclasses import dataclass
 
-STATIC_REASONS = ("dead_store", "self_application", "idempotent_chain", "none_fallback",
+STATIC_REASONS = ("dead_store", "unread_parameter", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
                   "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update",
                   "discarded_values", "predicate_fallback")
-TRICKS = STATIC_REASONS[1:]
+TRICKS = STATIC_REASONS[2:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
                         "swapcase", "reverse", "conjugate"})
@@ -99,6 +100,18 @@ def dead_stores(func: ast.FunctionDef) -> list[Finding]:
 
     walk(func.body, [], [])
     return found
+
+
+def unread_parameters(func: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[Finding]:
+    """Parameters the function never reads (`def f(words, cutoff)` that never looks at
+    `cutoff`): a value the caller passes for nothing. A method's `self` / `cls` is exempt."""
+    a = func.args
+    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
+    if method and params and params[0] in (a.posonlyargs + a.args)[:1]:
+        params = params[1:]
+    read = _loads(func.body)
+    return [Finding("unread_parameter", func.lineno, p.arg) for p in params
+            if p.arg not in read and p.arg != "_"]
 
 
 def _overwritten(name: str, rest: list[ast.stmt], loads) -> bool:  # noqa: ANN001
@@ -765,8 +778,9 @@ def tree_findings(tree: ast.Module, nodes: list[ast.AST]) -> list[Finding]:
     """`static_findings` of a parsed program whose nodes in `ast.walk` order are `nodes`
     (walked once for every rule below)."""
     found: list[Finding] = []
+    methods = {id(f) for n in nodes if isinstance(n, ast.ClassDef) for f in n.body}
     for func in (n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        found += dead_stores(func)
+        found += dead_stores(func) + unread_parameters(func, id(func) in methods)
     return found + repeated_keys(nodes) + tricks(tree, nodes)
 
 

@@ -28,3 +28,10 @@ def blueprint_draws(blueprint: tuple[str, ...], per_entry: int, kinds: tuple[str
             if made is not None:
                 out.append(made)
     return out
+
+
+def use_function(text: str, names: dict[str, str]) -> str:
+    """A use's template written as a function `f` of the parameters it reads (an unread
+    parameter is a finding of its own)."""
+    params = [p for p in ("xs", "ys", "w", "x", "i", "n") if "{" + p + "}" in text]
+    return f"def f({', '.join(params)}):\n    return {text.format(**names)}\n"

@@ -15,6 +15,7 @@ import string
 import pytest
 
 import workers.pipeline.builtin.idioms as idioms
+from tests.workers.pipeline.builtin.idiom_draws import use_function
 from workers.pipeline.builtin.idiom_uses import USES
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.constraints.levels import with_blueprint
@@ -75,7 +76,7 @@ def test_every_use_nests_the_target_and_calls_what_it_says(key: tuple[str, str])
         assert use.names and set(use.kinds) <= {"ints", "words", "prices", "text"}, use.text
         assert "{xs}" in use.text or "{w}" in use.text or "{x}" in use.text, use.text
         assert not re.search(r"(?<!\{)\{w\}", use.text) or use.kinds == ("text",), use.text
-        code = f"def f(xs, ys, w, x, i, n):\n    return {use.text.format(**NAMES)}\n"
+        code = use_function(use.text, NAMES)
         measured = measure_structure(code, "f", cell)
         assert measured.nested_calls and not static_findings(code), use.text
         assert measured.other_methods == use.calls, use.text

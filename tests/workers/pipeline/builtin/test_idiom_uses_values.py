@@ -10,6 +10,7 @@ import random
 import pytest
 
 import workers.pipeline.builtin.idioms as idioms
+from tests.workers.pipeline.builtin.idiom_draws import use_function
 from workers.pipeline.builtin.idiom_uses_values import VALUE_USES
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.constraints.levels import with_blueprint
@@ -78,7 +79,7 @@ def test_every_use_reads_its_data_and_nests_the_target() -> None:
             assert "{xs}" in use.text or "{w}" in use.text, use.text  # a depth-0 pipeline feeds it
             assert use.names and set(use.kinds) <= {"ints", "words", "prices", "text", "record"}, use.text
             assert "{w}" not in use.text or use.kinds in (("text",), ("record",)), use.text
-            code = f"def f(xs, ys, w, x, i, n):\n    return {use.text.format(**NAMES)}\n"
+            code = use_function(use.text, NAMES)
             measured = measure_structure(code, "f", cell)
             assert measured.nested_calls and not static_findings(code), use.text
             assert measured.other_methods == use.calls, use.text  # calls=False: the target alone

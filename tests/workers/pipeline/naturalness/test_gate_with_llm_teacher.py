@@ -52,7 +52,7 @@ CONSTANT = '''def tidy(text, old):
     while n < 3:
         total += len('abc'.replace('a', 'bb').replace('b', 'c'))
         n += 1
-    return total
+    return min(total, len(text) + len(old) + 12)
 
 print(tidy('abc', 'b'))'''
 BY_GUIDELINE = {"an if-elif chain": CONTRADICTORY, "an if statement": DEAD_STORE,

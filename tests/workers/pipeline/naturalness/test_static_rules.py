@@ -24,6 +24,7 @@ NATURAL = '''def count_long_words(text, limit):
     ("dead_store", "def f(xs):\n    total = 0\n    total = sum(xs)\n    return total\n"),
     ("dead_store", "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)\n        last = x\n    return out\n"),
     ("dead_store", "def f(d):\n    return d | {'b': 5, 'b': 9}\n"),
+    ("unread_parameter", "def f(words, cutoff):\n    return sorted(words)\n"),
     ("self_application", "def f(a):\n    a.update(a)\n    return a\n"),
     ("self_application", "def f(a, b):\n    return (a - a) | b\n"),
     ("idempotent_chain", "def f(s):\n    return s.lower().lower()\n"),
@@ -143,6 +144,14 @@ def test_loop_variables_read_in_the_next_turn_are_not_dead() -> None:
 def test_findings_name_the_line_and_the_value() -> None:
     (finding,) = static_findings("def f(xs):\n    spare = len(xs)\n    return sorted(xs)\n")
     assert (finding.reason, finding.line, finding.detail) == ("dead_store", 2, "spare")
+
+
+def test_an_unread_parameter_is_named_and_a_methods_self_is_not() -> None:
+    code = ("def pick(words, pivot, cutoff):\n    return [w for w in words if w != pivot]\n"
+            "def main(words, limit):\n    return pick(words, words[0], limit)[:limit]\n"
+            "class Box:\n    def size(self, items):\n        return len(items)\n")
+    found = [(f.reason, f.line, f.detail) for f in static_findings(code)]
+    assert found == [("unread_parameter", 1, "cutoff")]
 
 
 def test_loop_facts_count_constant_bounds_and_unused_variables() -> None:

@@ -226,8 +226,8 @@ def measure(args: argparse.Namespace) -> None:
         cells_seen.add((cell.type, lv))
         c["programs"] += 1
         code = prog.code
-        found = {f.reason for f in static_findings(code)}
-        c["dead store"] += bool(found & {"dead_store", "unread_parameter"})  # (a parameter is a value too)
+        found = {f.reason for f in static_findings(code, prog.entry_point)}
+        c["dead store"] += bool(found & {"dead_store", "unread_parameter", "unused_definition"})  # (values too)
         c["tricks"] += bool(found & set(TRICKS))
         reasons.update(found)
         facts = loop_facts(code)

@@ -26,4 +26,4 @@ def _fit(code: str, entry_point: str, type_: str, method: str, knobs: Knobs) -> 
     tree = ast.parse(code)
     nodes = list(ast.walk(tree))
     cell = Constraint(type_, method, "", knobs)
-    return measure_tree(tree, nodes, entry_point, cell).matches and not tree_findings(tree, nodes)
+    return measure_tree(tree, nodes, entry_point, cell).matches and not tree_findings(tree, nodes, entry_point)

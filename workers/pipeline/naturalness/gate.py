@@ -23,10 +23,11 @@ def checked(skip: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(REASONS) - skip
 
 
-def static_reasons(code: str, skip: Iterable[str] = ()) -> list[str]:
-    """Named reasons to reject `code` before it runs, in REASONS order (empty: passes)."""
+def static_reasons(code: str, skip: Iterable[str] = (), entry_point: str | None = None) -> list[str]:
+    """Named reasons to reject `code` (whose entry is `entry_point`) before it runs, in
+    REASONS order (empty: passes)."""
     active = checked(skip)
-    found = {f.reason for f in static_findings(code)}
+    found = {f.reason for f in static_findings(code, entry_point)}
     return [r for r in STATIC_REASONS if r in found and r in active]
 
 

@@ -1,7 +1,9 @@
 """Static naturalness rules, read from the AST: each finding is a named reason.
 
 Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
-`unread_parameter` (a parameter the function never reads; a method's `self` / `cls` is exempt), `self_application` (`a.update(a)`,
+`unread_parameter` (a parameter the function never reads; a method's `self` / `cls` is exempt),
+`unused_definition` (a module-level import, function, class or name that nothing in the program
+reads: a helper the entry never calls, an `import math` with no `math.` after it), `self_application` (`a.update(a)`,
 `x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
 wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition` (no name in it, or
@@ -31,11 +33,11 @@ import re
 import string
 from dataclasses import dataclass
 
-STATIC_REASONS = ("dead_store", "unread_parameter", "self_application", "idempotent_chain", "none_fallback",
+STATIC_REASONS = ("dead_store", "unread_parameter", "unused_definition", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
                   "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update",
                   "discarded_values", "predicate_fallback")
-TRICKS = STATIC_REASONS[2:]
+TRICKS = STATIC_REASONS[3:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
                         "swapcase", "reverse", "conjugate"})
@@ -769,19 +771,44 @@ def repeated_keys(nodes: list[ast.AST]) -> list[Finding]:
     return found
 
 
-def static_findings(code: str) -> list[Finding]:
+def unused_definitions(tree: ast.Module, nodes: list[ast.AST], entry_point: str | None) -> list[Finding]:
+    """Module-level names nothing in the program reads: an import, a function or class
+    other than the entry point, a constant. Without `entry_point` the entry is the last
+    module-level function (every teacher writes its helpers first)."""
+    if entry_point is None:
+        entry_point = next((s.name for s in reversed(tree.body)
+                            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    read = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+    found: list[Finding] = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            continue
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names = [a.asname or a.name.split(".")[0] for a in stmt.names if a.name != "*"]
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [stmt.name] if stmt.name != entry_point else []
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+            names = [n for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) for n in _stored(t)]
+        else:
+            continue
+        found += [Finding("unused_definition", stmt.lineno, n) for n in names
+                  if n not in read and not n.startswith("__")]
+    return found
+
+
+def static_findings(code: str, entry_point: str | None = None) -> list[Finding]:
     tree = ast.parse(code)
-    return tree_findings(tree, list(ast.walk(tree)))
+    return tree_findings(tree, list(ast.walk(tree)), entry_point)
 
 
-def tree_findings(tree: ast.Module, nodes: list[ast.AST]) -> list[Finding]:
+def tree_findings(tree: ast.Module, nodes: list[ast.AST], entry_point: str | None = None) -> list[Finding]:
     """`static_findings` of a parsed program whose nodes in `ast.walk` order are `nodes`
     (walked once for every rule below)."""
     found: list[Finding] = []
     methods = {id(f) for n in nodes if isinstance(n, ast.ClassDef) for f in n.body}
     for func in (n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
         found += dead_stores(func) + unread_parameters(func, id(func) in methods)
-    return found + repeated_keys(nodes) + tricks(tree, nodes)
+    return found + unused_definitions(tree, nodes, entry_point) + repeated_keys(nodes) + tricks(tree, nodes)
 
 
 @dataclass(frozen=True)

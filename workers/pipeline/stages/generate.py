@@ -65,7 +65,7 @@ def judge_completion(constraint: Constraint, completion: Completion, on_mismatch
                    measured=measured.to_dict(), normalized_hash=normalized_hash(parsed.code))
     if not measured.matches and on_mismatch == "reject":
         return ProgramVerdict(rejected, "constraint_mismatch", ",".join(measured.mismatches), **program)
-    unnatural = static_reasons(parsed.code, naturalness.skip) if naturalness.enabled else []
+    unnatural = static_reasons(parsed.code, naturalness.skip, parsed.entry_point) if naturalness.enabled else []
     if unnatural:
         return ProgramVerdict(rejected, REASON_PREFIX + unnatural[0], ", ".join(unnatural), **program)
     return ProgramVerdict(ProgramStatus.KEPT, **program)

@@ -25,6 +25,8 @@ NATURAL = '''def count_long_words(text, limit):
     ("dead_store", "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)\n        last = x\n    return out\n"),
     ("dead_store", "def f(d):\n    return d | {'b': 5, 'b': 9}\n"),
     ("unread_parameter", "def f(words, cutoff):\n    return sorted(words)\n"),
+    ("unused_definition", "import math\ndef f(xs):\n    return sorted(xs)\n"),
+    ("unused_definition", "def spare(ys):\n    return sorted(ys)\ndef f(xs):\n    return xs[::-1]\n"),
     ("self_application", "def f(a):\n    a.update(a)\n    return a\n"),
     ("self_application", "def f(a, b):\n    return (a - a) | b\n"),
     ("idempotent_chain", "def f(s):\n    return s.lower().lower()\n"),
@@ -148,10 +150,25 @@ def test_findings_name_the_line_and_the_value() -> None:
 
 def test_an_unread_parameter_is_named_and_a_methods_self_is_not() -> None:
     code = ("def pick(words, pivot, cutoff):\n    return [w for w in words if w != pivot]\n"
-            "def main(words, limit):\n    return pick(words, words[0], limit)[:limit]\n"
-            "class Box:\n    def size(self, items):\n        return len(items)\n")
+            "class Box:\n    def size(self, items):\n        return len(items)\n"
+            "def main(words, limit):\n    return pick(words, words[0], limit)[:Box().size(words)]\n")
     found = [(f.reason, f.line, f.detail) for f in static_findings(code)]
     assert found == [("unread_parameter", 1, "cutoff")]
+
+
+def test_an_unused_definition_is_named_and_the_entry_and_what_it_reads_are_not() -> None:
+    code = ("from __future__ import annotations\nimport math\nimport heapq\nLIMIT = 4\nSPARE = 5\n"
+            "def floor_all(xs):\n    return [math.floor(x) for x in xs]\n"
+            "def lowest(xs):\n    return heapq.nsmallest(LIMIT, xs)\n"
+            "def main(xs):\n    return floor_all(xs)\n")
+    found = [(f.reason, f.line, f.detail) for f in static_findings(code, "main")]
+    assert found == [("unused_definition", 5, "SPARE"), ("unused_definition", 8, "lowest")]  # (heapq: lowest reads it)
+    # another entry named: the function after it is the one nothing calls
+    assert [f.detail for f in static_findings(code, "lowest")] == ["SPARE", "main"]
+    # without the entry's name, the last function is the entry
+    assert [f.detail for f in static_findings(code)] == ["SPARE", "lowest"]
+    assert [f.detail for f in static_findings(code.replace("heapq.nsmallest(LIMIT, xs)", "sorted(xs)[:LIMIT]"))] \
+        == ["heapq", "SPARE", "lowest"]
 
 
 def test_loop_facts_count_constant_bounds_and_unused_variables() -> None:
@@ -247,3 +264,25 @@ def test_a_change_written_twice_that_adds_up_is_not_a_repeated_effect() -> None:
     assert static_findings("def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n        total += x\n"
                            "    return total\n") == []
     assert static_findings("def add(xs):\n    xs.append(1)\ndef f(xs):\n    add(xs)\n    add(xs)\n    return xs\n") == []
+
+
+def test_a_teachers_program_is_judged_against_the_entry_its_print_calls() -> None:
+    """The generate stage names the entry (the function the completion's print calls): a
+    helper nothing calls is found, and the same helper called by the entry passes."""
+    from workers.pipeline.constraints import LEVELS
+    from workers.pipeline.lifecycle import ProgramStatus
+    from workers.pipeline.records import Completion, Constraint
+    from workers.pipeline.stages.generate import judge_completion
+
+    tidy = ("def tidy(text, old):\n    parts = []\n    for word in text.split():\n"
+            "        parts.append(word.replace(old, '').replace('-', ' '))\n    return ' '.join(parts)\n\n")
+    cell = Constraint("str", "replace", "C3", LEVELS["C3"])
+
+    def verdict(code: str):
+        return judge_completion(cell, Completion("k", (f"```python\n{code}\n```",), "m", "ok"), "relabel")
+
+    unused = verdict(tidy + "def shout(text):\n    return text.upper()\n\nprint(tidy('a-b cab', 'b'))")
+    assert (unused.reason, unused.detail) == ("unnatural_unused_definition", "unused_definition")
+    # the entry written first, its helper after it (not the last-function convention)
+    used = verdict("def shout(text, old):\n    return tidy(text, old).upper()\n\n" + tidy + "print(shout('a-b cab', 'b'))")
+    assert (used.status, used.reason, used.entry_point) == (ProgramStatus.KEPT, None, "shout")

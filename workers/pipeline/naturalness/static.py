@@ -2,8 +2,10 @@
 
 Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 `unread_parameter` (a parameter the function never reads; a method's `self` / `cls` is exempt),
-`unused_definition` (a module-level import, function, class or name that nothing in the program
-reads: a helper the entry never calls, an `import math` with no `math.` after it), `self_application` (`a.update(a)`,
+`unused_definition` (an import, function, class or module-level name that nothing in the program
+reads: a helper the entry never calls, an `import math` with no `math.` after it, a function
+defined inside another and never called), `empty_block` (an arm or loop body that is only
+`pass`: `else: pass`, `if x > k: pass` before an `else` that does the work), `self_application` (`a.update(a)`,
 `x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
 wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition` (no name in it, or
@@ -33,11 +35,11 @@ import re
 import string
 from dataclasses import dataclass
 
-STATIC_REASONS = ("dead_store", "unread_parameter", "unused_definition", "self_application", "idempotent_chain", "none_fallback",
+STATIC_REASONS = ("dead_store", "unread_parameter", "unused_definition", "empty_block", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
                   "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update",
                   "discarded_values", "predicate_fallback")
-TRICKS = STATIC_REASONS[3:]
+TRICKS = STATIC_REASONS[4:]
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
                         "swapcase", "reverse", "conjugate"})
@@ -89,6 +91,9 @@ def dead_stores(func: ast.FunctionDef) -> list[Finding]:
                     for name in _stored(t):
                         if name not in readable or _overwritten(name, block[i + 1:], loads):
                             found.append(Finding("dead_store", stmt.lineno, name))
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    and stmt.name not in set().union(*map(loads, after + loop)):
+                found.append(Finding("unused_definition", stmt.lineno, stmt.name))
             if isinstance(stmt, (ast.For, ast.While)):
                 inner_loop = loop + [stmt]
                 walk(stmt.body, after, inner_loop)
@@ -796,6 +801,19 @@ def unused_definitions(tree: ast.Module, nodes: list[ast.AST], entry_point: str 
     return found
 
 
+def empty_blocks(nodes: list[ast.AST]) -> list[Finding]:
+    """Arms and loop bodies that do nothing (`pass` or `...` alone): the test or loop around
+    them reads as work that is not there. A handler that ignores an error is not one."""
+    def empty(block: list[ast.stmt]) -> bool:
+        return bool(block) and all(isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                                               and s.value.value is Ellipsis) for s in block)
+    found = []
+    for node in nodes:
+        if isinstance(node, (ast.If, ast.For, ast.While, ast.AsyncFor)):
+            found += [Finding("empty_block", block[0].lineno, "pass") for block in (node.body, node.orelse) if empty(block)]
+    return found
+
+
 def static_findings(code: str, entry_point: str | None = None) -> list[Finding]:
     tree = ast.parse(code)
     return tree_findings(tree, list(ast.walk(tree)), entry_point)
@@ -808,7 +826,8 @@ def tree_findings(tree: ast.Module, nodes: list[ast.AST], entry_point: str | Non
     methods = {id(f) for n in nodes if isinstance(n, ast.ClassDef) for f in n.body}
     for func in (n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
         found += dead_stores(func) + unread_parameters(func, id(func) in methods)
-    return found + unused_definitions(tree, nodes, entry_point) + repeated_keys(nodes) + tricks(tree, nodes)
+    return (found + unused_definitions(tree, nodes, entry_point) + empty_blocks(nodes) + repeated_keys(nodes)
+            + tricks(tree, nodes))
 
 
 @dataclass(frozen=True)

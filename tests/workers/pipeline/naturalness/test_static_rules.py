@@ -27,6 +27,11 @@ NATURAL = '''def count_long_words(text, limit):
     ("unread_parameter", "def f(words, cutoff):\n    return sorted(words)\n"),
     ("unused_definition", "import math\ndef f(xs):\n    return sorted(xs)\n"),
     ("unused_definition", "def spare(ys):\n    return sorted(ys)\ndef f(xs):\n    return xs[::-1]\n"),
+    ("unused_definition", "def f(xs):\n    def twice(v):\n        return v * 2\n    return sorted(xs)\n"),
+    ("empty_block", "def f(xs, k):\n    t = 0\n    for x in xs:\n        if x > k:\n            t += x\n"
+                    "        else:\n            pass\n    return t\n"),
+    ("empty_block", "def f(xs, k):\n    t = 0\n    for x in xs:\n        if x > k:\n            pass\n"
+                    "        else:\n            t += x\n    return t\n"),
     ("self_application", "def f(a):\n    a.update(a)\n    return a\n"),
     ("self_application", "def f(a, b):\n    return (a - a) | b\n"),
     ("idempotent_chain", "def f(s):\n    return s.lower().lower()\n"),
@@ -169,6 +174,13 @@ def test_an_unused_definition_is_named_and_the_entry_and_what_it_reads_are_not()
     assert [f.detail for f in static_findings(code)] == ["SPARE", "lowest"]
     assert [f.detail for f in static_findings(code.replace("heapq.nsmallest(LIMIT, xs)", "sorted(xs)[:LIMIT]"))] \
         == ["heapq", "SPARE", "lowest"]
+
+
+def test_an_ignored_error_and_a_called_inner_function_are_natural() -> None:
+    code = ("def total_of(tokens):\n    def parsed(token):\n        return int(token.strip())\n"
+            "    total = 0\n    for token in tokens:\n        try:\n            total += parsed(token)\n"
+            "        except ValueError:\n            pass\n    return total\n")
+    assert static_findings(code) == []
 
 
 def test_loop_facts_count_constant_bounds_and_unused_variables() -> None:

@@ -7,11 +7,16 @@ say which arms each input reached); with `__off__ = j` it is the program with st
 replaced by `pass`. The driver and the copy are one module, so a job compiles once. A deletion that stops a loop from
 advancing ends that variant with an error instead of hanging the job. The job returns plain
 data (output digests, marks); `judge` turns it into findings:
-`deletable_statement` (a deletion changes no output on any input), `constant_output` (the
+`deletable_statement` (a deletion changes no output on any input), `unjudged_statement` (the
+job's CPU ran out before a deletion could be tried on a kept input: a program heavy enough
+to spend it is not judged, and not kept), `constant_output` (the
 same output for every input), `deepest_block_unrun` (the level's deepest block runs for
 no input) and `no_viable_input` (every input errs, loops past the trace's step cap, makes a
 result over the size cap or takes over the probe's CPU per run: the execution filter would
-reject every sample, after traced runs that can each take the sandbox's whole timeout). Untaken branch arms (the if / elif / else bodies written in the code; an if
+reject every sample, after traced runs that can each take the sandbox's whole timeout). Every
+run starts from the program's module state as it was loaded (its globals copied back), so a
+counter or a cache kept between calls cannot make a deletion look like a change, nor a
+needed statement look deletable. Untaken branch arms (the if / elif / else bodies written in the code; an if
 without else has one arm, its fall-through is not counted) are measured, not rejected.
 """
 
@@ -24,7 +29,8 @@ from dataclasses import dataclass, field
 
 from workers.pipeline.inputs import effect_swap, greedy_cover
 
-DYNAMIC_REASONS = ("no_viable_input", "deletable_statement", "constant_output", "deepest_block_unrun")
+DYNAMIC_REASONS = ("no_viable_input", "deletable_statement", "unjudged_statement", "constant_output",
+                   "deepest_block_unrun")
 MAX_TURNS = 5000  # loop turns per run, by default the sandbox's trace step cap
 MAX_RESULT_CHARS = 1000  # the execution filter's default result cap (ExecPolicy)
 # loop turns a deletion variant may run beyond twice the program's own on that input; past
@@ -174,6 +180,7 @@ def _statements(tree: ast.Module) -> list[tuple[list[ast.stmt], int]]:
 
 _RUNTIME = '''
 import ast as __probe_ast__
+import copy as __probe_copy__
 import time as __probe_time__
 
 __off__ = -1
@@ -215,16 +222,42 @@ def __probe_fresh__(value):
     return value
 
 
+def __probe_copied__(value):
+    try:
+        return __probe_copy__.deepcopy(value)
+    except Exception:  # a module, a generator: kept as it is
+        return value
+
+
 def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, run_cpu, job_cpu):
     values = [__probe_ast__.literal_eval("(" + args + ",)") for args in inputs]
-    func = globals()[entry]
+    space = globals()
+    func = space[entry]
     job_end = __probe_clock__() + job_cpu
+    loaded = {}  # name -> (value as loaded, whether a run could change it in place)
+    for k, v in list(space.items()):
+        if k not in __probe_runtime__:
+            kept = __probe_copied__(v)
+            loaded[k] = (kept, kept is not v)
+
+    size = len(space)
+
+    def reload():  # the program's module state as loaded, for every run
+        if len(space) != size:  # (a run bound a new global)
+            for k in [k for k in space if k not in __probe_runtime__ and k not in loaded]:
+                del space[k]
+        for k, (v, mutable) in loaded.items():
+            if mutable:
+                space[k] = __probe_copy__.deepcopy(v)
+            elif space.get(k) is not v:
+                space[k] = v
 
     def run(i, cap):
         __probe_seen__.clear()
         now = __probe_clock__()
         if now > job_end:
             return "error:budget", [], 0
+        reload()
         __probe_turns__[:] = [0, cap, min(now + run_cpu, job_end)]
         try:
             value = func(*__probe_fresh__(values[i]))
@@ -245,7 +278,7 @@ def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, ru
     picked = greedy_cover([hits[i] for i in viable], [probe_out[i] for i in viable], limit)
     chosen = [viable[k] for k in picked]
     original = [probe_out[c] for c in chosen]
-    deletable = []
+    deletable, unjudged = [], []
     if all(o.startswith("ok:") for o in original):
         reached = [set(hits[c]) for c in range(len(values))]
 
@@ -266,13 +299,19 @@ def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, ru
             return out is not None and out != probe_out[c] and out != "error:budget"
 
         for j in range(len(within)):
-            if all(variant_out(j, c) in (None, probe_out[c]) for c in chosen):
+            for c in chosen:
+                out = variant_out(j, c)
+                if out == "error:budget":  # never tried: neither shown needed nor deletable
+                    unjudged.append(j)
+                if out not in (None, probe_out[c]):
+                    break
+            else:
                 deletable.append(j)
         if deletable:  # other inputs may show what a statement does
             ran_ok = [i for i in viable if probe_out[i].startswith("ok:")]
             chosen, deletable = effect_swap(chosen, ran_ok, deletable, len(within), differs, hits, probe_out)
             original = [probe_out[c] for c in chosen]
-    return [original, hits, chosen, probe_out, deletable]
+    return [original, hits, chosen, probe_out, deletable, unjudged]
 '''
 
 
@@ -317,7 +356,8 @@ def instrument(code: str, max_variants: int = 40) -> Instrumented:
 def build_probe(code: str, max_variants: int = 40) -> Probe:
     """The driver module for `code`: the runtime and the instrumented copy, one module."""
     made = instrument(code, max_variants)
-    driver = _runtime() + "\n" + _cover_source() + "\n\n" + ast.unparse(made.tree) + "\n"
+    driver = (_runtime() + "\n" + _cover_source() + "\n\n__probe_runtime__ = set(globals()) | {'__probe_runtime__'}\n\n"
+              + ast.unparse(made.tree) + "\n")
     return Probe(driver, made.arms, made.variants, made.within)
 
 
@@ -346,11 +386,14 @@ class DynamicFacts:
     arms_untaken: int
     arms: int
     no_viable: bool = False  # no input ran to a result the execution filter would keep
+    unjudged: list[tuple[int, str]] = field(default_factory=list)  # deletions the job's CPU left untried
 
     def reasons(self) -> list[str]:
         out = ["no_viable_input"] if self.no_viable else []
         if self.deletable:
             out.append("deletable_statement")
+        if self.unjudged:
+            out.append("unjudged_statement")
         if self.constant_output:
             out.append("constant_output")
         if self.deepest_unrun:
@@ -360,8 +403,9 @@ class DynamicFacts:
 
 def judge(probe: Probe, result: list) -> DynamicFacts:
     """Findings from the driver's result `[outputs on the kept inputs, marks per input, kept
-    input indices, outputs per input, indices of the variants that changed no output]`."""
-    original, all_hits, chosen, every_output, deletable = result
+    input indices, outputs per input, indices of the variants that changed no output, indices
+    of those the job's CPU left untried]`."""
+    original, all_hits, chosen, every_output, deletable, unjudged = result
     hits = [all_hits[c] for c in chosen]
     constant = len(original) >= 2 and len(set(original)) == 1 and original[0].startswith("ok:")
     ran = set().union(*map(set, hits)) if hits else set()
@@ -373,4 +417,4 @@ def judge(probe: Probe, result: list) -> DynamicFacts:
     untaken = sum(1 for a in branch if a.mark not in ran)
     no_viable = bool(every_output) and not any(o.startswith("ok:") for o in every_output)
     return DynamicFacts(list(original), [probe.variants[j] for j in deletable], constant,
-                        deepest_unrun, untaken, len(branch), no_viable)
+                        deepest_unrun, untaken, len(branch), no_viable, [probe.variants[j] for j in unjudged])

@@ -79,6 +79,9 @@ def choose(probe: Probe, item: GateItem, result: RunResult, limit: int,
         detail = "every input: " + ", ".join(sorted({_outcome(o) for o in data[3]}))[:300]
     elif "deletable_statement" in reasons:
         detail = "; ".join(f"line {line}: {text}" for line, text in facts.deletable[:3])
+    elif "unjudged_statement" in reasons:
+        detail = "the probe's CPU ran out before deleting " + "; ".join(
+            f"line {line}: {text}" for line, text in facts.unjudged[:3])
     else:
         detail = ""
     return InputChoice(kept, reasons, detail)

@@ -197,3 +197,23 @@ def test_effect_swap_keeps_marks_outputs_and_what_the_dropped_input_showed() -> 
     # the teacher's call (index 0) is never dropped, and equal outputs count against a swap
     assert effect_swap([0, 1], [0, 1, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "c", "b"]) == ([0, 3], [])
     assert effect_swap([0, 1], [0, 1, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "c", "a"]) == ([0, 1], [0])
+
+
+def test_every_run_starts_from_the_module_state_as_loaded(sb: Sandbox) -> None:
+    """A counter kept between calls made every run's output new, so no deletion looked
+    deletable; each run now starts from the globals as loaded and the junk copy shows."""
+    code = ("calls = 0\n\ndef f(xs):\n    global calls\n    calls += 1\n    xs = list(xs)\n    total = 0\n"
+            "    for x in xs:\n        total += x\n    return total + calls\n")
+    choice = one(sb, code, "[3, 1, 2]", "[5, 5, 9, 0]", "[7]", "[-4, 8, 2, 6, 1]")
+    assert choice.reasons == ["deletable_statement"] and choice.detail == "line 6: xs = list(xs)"
+    logged = ("seen = []\n\ndef f(xs):\n    seen.append(len(xs))\n    return sum(xs) * len(seen)\n")
+    assert one(sb, logged, "[3, 1, 2]", "[5, 5, 9, 0]", "[7]").reasons == []  # (one call: the log holds one entry)
+
+
+def test_a_program_that_spends_the_probes_cpu_is_not_judged_kept(sb: Sandbox) -> None:
+    """Deletions the job's CPU budget left untried used to count as changes (the junk
+    kept); they are now a reason of their own."""
+    code = ("def f(xs):\n    xs = list(xs)\n    total = 0\n    for x in xs:\n        total += x\n"
+            "    return total + sum(range(40_000_000)) % 5\n")
+    choice = one(sb, code, "[3, 1, 2]", "[5, 5, 9, 0]", "[7]")
+    assert choice.reasons == ["unjudged_statement"] and "line 2: xs = list(xs)" in choice.detail

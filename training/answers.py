@@ -20,7 +20,8 @@ from training.values import FloatTolerance, NotALiteral, literal_from_node, pars
 MAX_BLOCK_CHARS = 200_000
 _ANSWER_OPEN = re.compile(r"<answer>", re.I)
 _ANSWER_CLOSE = re.compile(r"</answer>", re.I)
-_MARKER = re.compile(r"^(?:\[(\d+)\]|\((\d+)\)|(\d+)[.):])(?:\s+|$)")
+_MARKER = re.compile(r"^(?:\[([0-9]{1,4})\]|\(([0-9]{1,4})\)|([0-9]{1,4})[.):])(?:\s+|$)")
+_KEY = re.compile(r"[0-9]{1,4}")  # a JSON answer's question number (ASCII digits, bounded)
 _ASSERT = re.compile(r"^assert\b")
 _ASSERT_ANYWHERE = re.compile(r"(?<![\w.])assert\b")
 
@@ -36,6 +37,12 @@ class ParsedBlock:
     assertion: str | None = None
     answers: dict[int, str] = field(default_factory=dict)
     problem: str | None = None
+
+
+def holds_answer_tag(text: str) -> bool:
+    """Whether `text` would open or close an answer block (a gold value holding one would cut
+    its own block short: such a sample cannot be graded)."""
+    return bool(_ANSWER_OPEN.search(text) or _ANSWER_CLOSE.search(text))
 
 
 def find_answer_block(text: str) -> str | None:
@@ -63,14 +70,17 @@ def _parse_tags_block(block: str, n: int) -> ParsedBlock:
     items: list[list] = []  # [key, text]; key 0 is the assertion
     numbered = False
     unnumbered: list[str] = []
+    brackets = Brackets()  # of the last item, fed line by line (linear in the block)
     for raw in block.splitlines():
         line = raw.strip()
         if not line:
             continue
         current = items[-1] if items else None
-        if current is not None and is_open(current[1]):
+        if current is not None and brackets.open:
             current[1] += "\n" + line
+            brackets.feed("\n" + line)
             continue
+        brackets = Brackets().feed(line)
         if _ASSERT.match(line):
             if any(key == 0 for key, _ in items):
                 return ParsedBlock(False, problem="more than one assertion")
@@ -113,7 +123,7 @@ def _parse_json_block(block: str, n: int) -> ParsedBlock:
         return ParsedBlock(False, problem="'answers' must be an object")
     answers: dict[int, str] = {}
     for key, value in raw_answers.items():
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= n):
+        if not (isinstance(key, str) and _KEY.fullmatch(key) and 1 <= int(key) <= n):
             return ParsedBlock(False, problem=f"unexpected answer key {key!r}")
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             continue  # unanswered: costs that question only
@@ -121,34 +131,53 @@ def _parse_json_block(block: str, n: int) -> ParsedBlock:
     return ParsedBlock(True, assertion.strip() if assertion else None, answers)
 
 
-def is_open(text: str) -> bool:
-    """True while brackets or a string literal are still open (a value continues on the
-    next line). A cheap scanner, not a tokenizer: good enough to join wrapped values."""
-    depth = 0
-    quote: str | None = None
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if text.startswith(quote, i):
+class Brackets:
+    """Brackets and string quotes still open in the text fed so far (a value continues on
+    the next line). A cheap scanner, not a tokenizer: good enough to join wrapped values.
+    Fed line by line it keeps its state, so joining a long answer stays linear."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote: str | None = None
+        self.skip = 0  # characters an escape at the end of the last text still skips
+
+    def feed(self, text: str) -> "Brackets":
+        depth, quote = self.depth, self.quote
+        i, n = self.skip, len(text)
+        while i < n:
+            ch = text[i]
+            if quote:
+                if ch == "\\":
+                    i += 2
+                    continue
+                if text.startswith(quote, i):
+                    i += len(quote)
+                    quote = None
+                    continue
+            elif ch in "\"'":
+                quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
                 i += len(quote)
-                quote = None
                 continue
-        elif ch in "\"'":
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
-            i += len(quote)
-            continue
-        elif ch == "#":
-            break
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        i += 1
-    return depth > 0 or (quote is not None and len(quote) == 3)
+            elif ch == "#":  # a comment: the rest of this line
+                nl = text.find("\n", i)
+                i = n if nl < 0 else nl
+                continue
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            i += 1
+        self.depth, self.quote, self.skip = depth, quote, i - n
+        return self
+
+    @property
+    def open(self) -> bool:
+        return self.depth > 0 or (self.quote is not None and len(self.quote) == 3)
+
+
+def is_open(text: str) -> bool:
+    """True while brackets or a string literal are still open in `text`."""
+    return Brackets().feed(text).open
 
 
 # -- assertion lines ---------------------------------------------------------------------
@@ -259,9 +288,11 @@ def _assertion_lines(text: str) -> list[str]:
         m = _ASSERT_ANYWHERE.search(lines[i])
         if m:
             line = lines[i][m.start():].strip()
-            while is_open(line) and i + 1 < len(lines):
+            brackets = Brackets().feed(line)
+            while brackets.open and i + 1 < len(lines):
                 i += 1
                 line += "\n" + lines[i].strip()
+                brackets.feed("\n" + lines[i].strip())
             out.append(line.rstrip("`").rstrip())
         i += 1
     return out

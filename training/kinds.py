@@ -185,7 +185,7 @@ class OutputInput:
             return False
 
 
-_LINE_PREFIX = re.compile(r"^(?:line\s*)?(\d+)\s*[|:]\s+", re.I)
+_LINE_PREFIX = re.compile(r"^(?:line\s*)?([0-9]{1,6})\s*[|:]\s+", re.I)
 
 
 def code_key(text: str) -> str:

@@ -55,6 +55,26 @@ class NotALiteral(ValueError):
     """The text is not a (bounded) Python literal."""
 
 
+# ints past Python's default 4,300-digit text limit (a hex literal parses at any length,
+# but its repr raises): not a value any program's result or argument can be written as
+MAX_INT_BITS = 14_000
+
+
+def _bounded(value: object) -> object:
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        kind = type(v)
+        if kind is int and v.bit_length() > MAX_INT_BITS:
+            raise NotALiteral(f"an int of {v.bit_length()} bits")
+        if kind in (list, tuple, set, frozenset):
+            todo.extend(v)
+        elif kind is dict:
+            todo.extend(v.keys())
+            todo.extend(v.values())
+    return value
+
+
 def parse_literal(text: str, max_chars: int = MAX_LITERAL_CHARS) -> object:
     """Read `text` as a Python literal or raise NotALiteral (never evaluates code)."""
     if not isinstance(text, str):
@@ -65,17 +85,19 @@ def parse_literal(text: str, max_chars: int = MAX_LITERAL_CHARS) -> object:
     if len(text) > max_chars:
         raise NotALiteral(f"value longer than {max_chars} characters")
     try:
-        return ast.literal_eval(text)
+        value = ast.literal_eval(text)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
         raise NotALiteral(f"not a Python literal: {exc.__class__.__name__}") from None
+    return _bounded(value)
 
 
 def literal_from_node(node: ast.AST) -> object:
     """A literal from an already parsed expression node, or NotALiteral."""
     try:
-        return ast.literal_eval(node)
+        value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
         raise NotALiteral(f"not a Python literal: {exc.__class__.__name__}") from None
+    return _bounded(value)
 
 
 _TYPE_ALIASES = {

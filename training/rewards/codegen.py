@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from training.answers import find_answer_block
 from training.kinds import gold_typed_value, observed_value
-from training.rewards.result import RewardResult
+from training.rewards.result import RewardResult, graded_or_zero
 from training.rewards.runtime import run_call
 from training.training_tasks import Task
 from training.values import FloatTolerance, NotALiteral, values_equal
@@ -38,6 +38,13 @@ def extract_code(solution_str: str) -> tuple[str | None, bool]:
 def score_codegen(task: Task, solution_str: str, format_bonus: float = DEFAULT_FORMAT_BONUS,
                   runner: Callable[[str, str, str, int], dict | None] | None = None,
                   tolerance: FloatTolerance | None = None) -> RewardResult:
+    return graded_or_zero(lambda: _score(task, solution_str, format_bonus, runner, tolerance),
+                          len(task.tests), 1.0 + format_bonus)
+
+
+def _score(task: Task, solution_str: str, format_bonus: float,
+           runner: Callable[[str, str, str, int], dict | None] | None,
+           tolerance: FloatTolerance | None) -> RewardResult:
     code, well_formatted = extract_code(solution_str) if isinstance(solution_str, str) else (None, False)
     n = len(task.tests)
     if code is None or not code.strip():

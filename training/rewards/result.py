@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from training.errors import GroundTruthError, RewardInfrastructureError
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -36,3 +42,17 @@ class RewardResult:
         out = self.to_verl()
         out.update(per_question=list(self.per_question), problem=self.problem, **self.details)
         return out
+
+
+def graded_or_zero(grade: Callable[[], RewardResult], n_questions: int, max_score: float) -> RewardResult:
+    """`grade()`, or 0 with the failure named (and logged) when grading the response raised
+    anything but a bad ground truth or a sandbox that cannot judge: a response the graders
+    have not met (a huge hex int, say) must not stop a training step."""
+    try:
+        return grade()
+    except (GroundTruthError, RewardInfrastructureError):
+        raise
+    except Exception as exc:
+        _log.warning("a response could not be graded (%s: %s); it scores 0", type(exc).__name__, str(exc)[:200])
+        return RewardResult(0.0, n_questions=n_questions, max_score=max_score,
+                            problem=f"response could not be graded: {type(exc).__name__}")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from training.answers import find_answer_block, parse_block
 from training.kinds import GradeContext, grade_question, signature_of
 from training.question_record import OI
-from training.rewards.result import RewardResult
+from training.rewards.result import RewardResult, graded_or_zero
 from training.rewards.runtime import run_call
 from training.training_tasks import Task
 from training.values import FloatTolerance
@@ -34,6 +34,13 @@ def score_assertion_task(task: Task, solution_str: str, alpha: float = DEFAULT_A
     Values compare exactly (training.values) unless a float `tolerance` is passed."""
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha must be in [0, 1], got {alpha}")
+    return graded_or_zero(lambda: _score(task, solution_str, alpha, runner, tolerance),
+                          len(task.step_questions), 2.0)
+
+
+def _score(task: Task, solution_str: str, alpha: float,
+           runner: Callable[[str, str, str, int], dict | None] | None,
+           tolerance: FloatTolerance | None) -> RewardResult:
     steps = task.step_questions
     n = len(steps)
     if not isinstance(solution_str, str):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from training import make
-from training.answers import is_open
+from training.answers import holds_answer_tag, is_open
 from training.kinds import GradeContext, grade_question
 from training.question_record import Question
 from training.trace.source_map import LOOP_KINDS, SourceMap, source_map_of
@@ -61,9 +61,11 @@ class QuestionSet:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def _check_result(result: Any) -> str | None:
+def _check_result(result: Any, args: str) -> str | None:
     if not isinstance(result, dict) or "repr" not in result or "type" not in result:
         return "result_missing"
+    if holds_answer_tag(str(result["repr"])) or holds_answer_tag(args):
+        return "answer_tag_in_value"  # (the gold assertion would close its own answer block)
     if result.get("truncated"):
         return "result_truncated"
     try:
@@ -75,7 +77,7 @@ def _check_result(result: Any) -> str | None:
 
 def build_oi_questions(entry_point: str, args: str, result: dict[str, Any]) -> QuestionSet:
     """The output->input task: one `assert f(????) == <result>` question."""
-    reason = _check_result(result)
+    reason = _check_result(result, args)
     if reason:
         return QuestionSet("rejected", reason=reason)
     return QuestionSet("kept", (make.oi_question(entry_point, args, result),))
@@ -85,7 +87,7 @@ def build_questions(code: str, entry_point: str, args: str, result: dict[str, An
                     trace: dict[str, Any] | None, config: QuestionConfig = QuestionConfig(),
                     seed: int = 0) -> QuestionSet:
     """The I->O question plus white-box questions chosen from `trace` (seeded)."""
-    reason = _check_result(result)
+    reason = _check_result(result, args)
     if reason:
         return QuestionSet("rejected", reason=reason)
     io = make.io_question(entry_point, args, result)
@@ -161,6 +163,7 @@ def _verified(steps: list[Question], entry_point: str) -> list[Question]:
     renumber 1..n."""
     ctx = GradeContext(entry_point)
     kept = [q for q in steps
-            if "\n" not in q.gold_answer and not is_open(q.gold_answer) and grade_question(q.gold_answer, q, ctx)]
+            if "\n" not in q.gold_answer and not is_open(q.gold_answer) and not holds_answer_tag(q.gold_answer)
+            and grade_question(q.gold_answer, q, ctx)]
     return [Question(q.kind, i, q.line, q.visit, q.variable, q.text, q.gold_answer, q.payload)
             for i, q in enumerate(kept, 1)]

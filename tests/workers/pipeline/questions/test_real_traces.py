@@ -8,7 +8,7 @@ import pytest
 from sandbox import Job, Limits, Sandbox
 from training.rewards import score
 from training.training_tasks import Task
-from workers.pipeline.questions import QuestionConfig, build_questions
+from workers.pipeline.questions import QuestionConfig, build_oi_questions, build_questions
 
 ALL = QuestionConfig(max_next_line=200, max_variable=200, max_coverage=200, max_never_run=200,
                      minus_one_share=1.0, nil_share=1.0)
@@ -173,3 +173,15 @@ def test_default_selection_asks_at_most_one_constant_answer_per_kind(sandbox):
         for kind, n in per_kind.items():
             constant[kind] += n
     assert 0 < constant["next_line"] < 60 and constant["variable"] < 60  # asked sometimes, never always
+
+
+def test_a_value_holding_an_answer_tag_is_not_asked(sandbox):
+    """A gold assertion whose value holds `</answer>` cut its own answer block short: the
+    exported gold scored 0 while a response escaping the slash scored 2."""
+    code = "def f(word):\n    tag = '</' + word + '>'\n    return tag\n"
+    for args, reason in (("'answer'", "answer_tag_in_value"), ("'b'", None)):
+        run = sandbox.run(Job(id="t", code=code, entry_point="f", args=args, trace=True, hash_seed=0))
+        built = build_questions(code, "f", args, run.result, run.trace, ALL)
+        assert built.reason == reason
+        assert build_oi_questions("f", args, run.result).reason == reason
+    assert build_questions(code, "f", "'</answer>'", {"type": "str", "repr": "'x'"}, None).reason == "answer_tag_in_value"

@@ -119,8 +119,8 @@ def _reversed(k: Kit) -> tuple[str, str]:
         return f"[{v} for {v} in reversed({part}) if {k.test(v)}]", "list"
     if shape == 4:  # the last few values that pass the test, in their order
         return f"[*reversed([{v} for {v} in reversed({xs}) if {k.test(v)}][:{g.int_(2, 4)}])]", "list"
-    if shape == 5:
-        return f"sum(reversed({part}))", "int"
+    if shape == 5:  # weighted by place from the end (a sum of the reversed items alone ignores the order)
+        return f"sum(pos * {v} for pos, {v} in enumerate(reversed({part}), 1))", "int"
     if shape == 6:
         return f"list(enumerate(reversed({part}){g.choice(('', ', 1'))}))", "list"
     if shape == 7:

@@ -5,7 +5,12 @@ Reasons: `dead_store` (a value bound and never read, or a dict key given twice),
 `unused_definition` (an import, function, class or module-level name that nothing in the program
 reads: a helper the entry never calls, an `import math` with no `math.` after it, a function
 defined inside another and never called), `empty_block` (an arm or loop body that is only
-`pass`: `else: pass`, `if x > k: pass` before an `else` that does the work), `self_application` (`a.update(a)`,
+`pass`: `else: pass`, `if x > k: pass` before an `else` that does the work), `single_turn_loop`
+(a loop that can only turn once: `for _ in range(1)`, `for ys in [xs]`, a `while` whose body
+ends in a plain `break`), `obscured_code` (`exec`, `eval`, `compile`, `__import__`,
+`globals()` / `locals()` / `vars()`, `getattr(x, 'name')` with the name written out, a dunder
+method called (`x.__add__(0)`; `key=xs.__getitem__` is an idiom), an identifier outside ASCII
+such as a Cyrillic `к`), `self_application` (`a.update(a)`,
 `x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
 wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition` (no name in it, or
@@ -35,14 +40,15 @@ import re
 import string
 from dataclasses import dataclass
 
-STATIC_REASONS = ("dead_store", "unread_parameter", "unused_definition", "empty_block", "self_application", "idempotent_chain", "none_fallback",
+STATIC_REASONS = ("dead_store", "unread_parameter", "unused_definition", "empty_block", "single_turn_loop",
+                  "obscured_code", "self_application", "idempotent_chain", "none_fallback",
                   "bool_arithmetic", "constant_condition", "duplicate_condition",
                   "contradictory_condition", "duplicate_arms", "identity_operation", "repeated_update",
                   "discarded_values", "predicate_fallback")
-TRICKS = STATIC_REASONS[4:]
+TRICKS = STATIC_REASONS[4:]  # (loops that turn once and obscured code count as tricks)
 IDEMPOTENT = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title",
                         "capitalize", "copy", "sorted", "set", "abs", "int", "list", "tuple",
-                        "swapcase", "reverse", "conjugate"})
+                        "swapcase", "reverse", "conjugate", "str", "float", "bool", "frozenset", "round"})
 NONE_METHODS = frozenset({"append", "extend", "insert", "remove", "sort", "reverse", "clear",
                           "add", "discard", "update", "difference_update",
                           "intersection_update", "symmetric_difference_update"})
@@ -142,11 +148,147 @@ def _call_name(node: ast.AST) -> str | None:
 
 
 def _is_flag(node: ast.AST) -> bool:
-    if isinstance(node, (ast.Compare, ast.BoolOp)) or (
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "bool") \
+            and len(node.args) == 1 and not node.keywords:
+        return _is_flag(node.args[0])  # a truth value written as a number: `int(n != 1)`
+    if isinstance(node, ast.BoolOp):  # (`name or 'anon'` is a value, `a > 1 or b < 2` a truth)
+        return all(_is_flag(v) for v in node.values)
+    if isinstance(node, ast.Compare) or (
             isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
         return True
     name = _call_name(node)
     return bool(name) and name.startswith(_PREDICATE_PREFIXES) and name != "isinstance"
+
+
+_HIDDEN_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars"})
+_NAMED_ATTRIBUTE = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+
+
+def _obscured(node: ast.AST) -> str:
+    """Why `node` hides what the program does from a reader (and from these rules), or ''."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id in _HIDDEN_CALLS:
+            return f"{node.func.id}()"
+        if node.func.id in _NAMED_ATTRIBUTE and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
+                and isinstance(node.args[1].value, str):
+            return f"{node.func.id}(..., {node.args[1].value!r}): the attribute written out as text"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.startswith("__") \
+            and node.func.attr.endswith("__"):  # (`key=xs.__getitem__`, a reference, is an idiom)
+        return f"a dunder method called: .{node.func.attr}()"
+    names = ([node.id] if isinstance(node, ast.Name) else [node.arg] if isinstance(node, ast.arg)
+             else [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+             else [node.attr] if isinstance(node, ast.Attribute) else [])
+    odd = [n for n in names if n and not n.isascii()]
+    return f"a name outside ASCII: {odd[0]!r}" if odd else ""
+
+
+def _single_turn(loop: ast.For | ast.AsyncFor | ast.While) -> str:
+    """Why `loop` turns at most once, or ''."""
+    if isinstance(loop, ast.While):
+        last = loop.body[-1] if loop.body else None
+        if isinstance(last, ast.Break) and not any(isinstance(n, ast.Continue) for n in ast.walk(loop)):
+            return "a while whose body always ends in break"
+        return ""
+    it = loop.iter
+    if isinstance(it, (ast.List, ast.Tuple, ast.Set)) and len(it.elts) == 1 and not isinstance(it.elts[0], ast.Starred):
+        return f"a for over the one item of {ast.unparse(it)[:40]}"
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and not it.keywords \
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args) and it.args:
+        bounds = [a.value for a in it.args]
+        if len(bounds) <= 3 and (len(bounds) < 3 or bounds[2] != 0) and len(range(*bounds)) == 1:
+            return f"a for over {ast.unparse(it)}"
+    return ""
+
+
+def _decided_operand(node: ast.BoolOp) -> tuple[str, str] | None:
+    """(reason, detail) for an operand of `and` / `or` that the operands before it decide
+    (`x > 3 and x > 2`, `x < k or x < k`, `s or not s`) or that is constant (`i == i`)."""
+    facts: list[_Fact] = []
+    for k, value in enumerate(node.values):
+        if k < len(node.values) - 1 and _constant(value):  # (the last is the value: `name or 'anon'`)
+            return "constant_condition", f"{ast.unparse(value)[:60]} (one answer on every input)"
+        if facts and _decided(value, facts) is not None:
+            return "duplicate_condition", f"{ast.unparse(value)[:60]} (decided by the operands before it)"
+        facts.append(_Fact(value, isinstance(node.op, ast.And)))  # (reached only when those held / failed)
+    return None
+
+
+def _gives_argument_back(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A helper whose whole body returns one of its parameters unchanged."""
+    params = {a.arg for a in func.args.args}
+    return len(func.body) == 1 and isinstance(func.body[0], ast.Return) \
+        and isinstance(func.body[0].value, ast.Name) and func.body[0].value.id in params
+
+
+_ORDERLESS = frozenset({"sum", "max", "min", "set", "frozenset", "any", "all", "len"})
+
+
+def _order_dropped(node: ast.Call) -> str:
+    """`sum(sorted(xs))`, `max(reversed(xs))`, `len(xs[::-1])`: an ordering whose order the
+    consumer throws away."""
+    if not (isinstance(node.func, ast.Name) and node.func.id in _ORDERLESS and len(node.args) == 1) \
+            or node.keywords:  # (`max(reversed(ws), key=len)`: the order breaks ties)
+        return ""
+    arg = node.args[0]
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in _ORDERINGS:
+        return f"{node.func.id} does not read the order {arg.func.id} made"
+    if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice) and arg.slice.lower is None \
+            and arg.slice.upper is None and isinstance(arg.slice.step, ast.UnaryOp) \
+            and _const_value(arg.slice.step) == -1:
+        return f"{node.func.id} does not read the order [::-1] made"
+    return ""
+
+
+def _none_in_display(node: ast.AST) -> bool:
+    """`[xs.sort(), xs][1]`, `(xs.append(v), xs)[-1]`, `not xs.sort() and xs`: a call that
+    returns None made an expression so that its effect rides along."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, (ast.List, ast.Tuple)):
+        return any(_call_name(e) in NONE_METHODS for e in node.value.elts)
+    if isinstance(node, ast.BoolOp) and isinstance(node.values[0], ast.UnaryOp) \
+            and isinstance(node.values[0].op, ast.Not):
+        return _call_name(node.values[0].operand) in NONE_METHODS
+    return False
+
+
+def _const_value(node: ast.expr) -> object:
+    """The value of a sub-expression that reads no name (`2 - 1`, `len('')`, `0 * y`), or None."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = _const_value(node.operand)
+        return -v if type(v) in (int, float) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+            and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, (str, bytes)):
+        return len(node.args[0].value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        left, right = _const_value(node.left), _const_value(node.right)
+        if isinstance(node.op, ast.Mult) and (left == 0 and type(left) is int or right == 0 and type(right) is int):
+            return 0  # (zero times anything)
+        if type(left) in (int, float) and type(right) in (int, float):
+            return {ast.Add: left + right, ast.Sub: left - right}.get(type(node.op), left * right)
+    return None
+
+
+def _gives_back_whole(node: ast.AST) -> str:
+    """An operation that gives its operand back whole: `-(-x)`, `not not x`, `+x`, `min(x, x)`,
+    `s.replace(a, a)`, a function that returns its own argument (`lambda v: v`)."""
+    if isinstance(node, ast.UnaryOp):
+        if isinstance(node.op, ast.UAdd):
+            return "a plus sign changes nothing"
+        if isinstance(node.operand, ast.UnaryOp) and type(node.operand.op) is type(node.op) \
+                and isinstance(node.op, (ast.USub, ast.Not, ast.Invert)):
+            return "negated twice"
+    if isinstance(node, ast.Call) and _call_name(node) in ("min", "max") and isinstance(node.func, ast.Name) \
+            and len(node.args) == 2 and not node.keywords and _same(node.args[0], node.args[1]):
+        return "the same value twice"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace" \
+            and len(node.args) == 2 and _same(node.args[0], node.args[1]):
+        return "replaced by itself"
+    if isinstance(node, ast.Lambda) and len(node.args.args) == 1 and isinstance(node.body, ast.Name) \
+            and node.body.id == node.args.args[0].arg:
+        return "a function that gives its argument back"
+    return ""
 
 
 def _same(a: object, b: object) -> bool:
@@ -179,8 +321,26 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
                 found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id in IDEMPOTENT and len(node.args) == 1 \
-                and _call_name(node.args[0]) == node.func.id:
+                and _call_name(node.args[0]) == node.func.id \
+                and (node.func.id != "round" or len(node.args[0].args) == 1):  # (round(round(x, 2)) rounds twice)
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
+        if why := _gives_back_whole(node):
+            found.append(Finding("identity_operation", line, f"{ast.unparse(node)[:60]} ({why})"))
+        if why := _obscured(node):
+            found.append(Finding("obscured_code", line, why))
+        if isinstance(node, ast.BoolOp) and (decided := _decided_operand(node)):
+            found.append(Finding(decided[0], line, decided[1]))
+        if isinstance(node, ast.comprehension):
+            found += [Finding("constant_condition", line or getattr(node.target, "lineno", 0), ast.unparse(t)[:60])
+                      for t in node.ifs if _constant(t)]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _gives_argument_back(node):
+            found.append(Finding("identity_operation", line, f"{node.name} gives its argument back"))
+        if isinstance(node, ast.Call) and (why := _order_dropped(node)):
+            found.append(Finding("discarded_values", line, f"{ast.unparse(node)[:60]} ({why})"))
+        if _none_in_display(node):
+            found.append(Finding("none_fallback", line, ast.unparse(node)[:60]))
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and (why := _single_turn(node)):
+            found.append(Finding("single_turn_loop", line, why))
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) \
                 and isinstance(node.value, ast.Subscript) and isinstance(node.value.slice, ast.Slice) \
                 and _same(node.slice, node.value.slice) and node.slice.lower is None \
@@ -297,8 +457,8 @@ _COMMUTING = (ast.Add, ast.Mult, ast.BitOr, ast.BitXor)
 
 
 def _identity(node: ast.expr, op: ast.operator) -> bool:
-    value = node.value if isinstance(node, ast.Constant) else None
-    return type(value) in (int, float, str) and value in _IDENTITIES.get(type(op), ())
+    value = _const_value(node)  # (`x * (2 - 1)`, `x + len('')`, `x + 0 * y`, `s * True`)
+    return type(value) in (int, float, str, bool) and value in _IDENTITIES.get(type(op), ())
 
 
 def _gives_back(node: ast.BinOp | ast.AugAssign) -> bool:

@@ -73,9 +73,10 @@ def _stored(target: ast.AST) -> list[str]:
             and isinstance(n.ctx, ast.Store) and n.id != "_"]
 
 
-def dead_stores(func: ast.FunctionDef) -> list[Finding]:
+def dead_stores(func: ast.FunctionDef, method: bool = False) -> list[Finding]:
     """A store no later statement can read: nothing after it in its block, in the blocks
-    around it, or (inside a loop) anywhere in that loop reads the name."""
+    around it, or (inside a loop) anywhere in that loop reads the name; and the parameters
+    the body never reads (`method`: the first is `self` / `cls`)."""
     found: list[Finding] = []
     memo: dict[int, set[str]] = {}  # the names each statement reads, walked once
 
@@ -112,17 +113,17 @@ def dead_stores(func: ast.FunctionDef) -> list[Finding]:
                     walk(body, after, loop)
 
     walk(func.body, [], [])
-    return found
+    return found + unread_parameters(func, method, set().union(*map(loads, func.body)))
 
 
-def unread_parameters(func: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> list[Finding]:
+def unread_parameters(func: ast.FunctionDef | ast.AsyncFunctionDef, method: bool, read: set[str]) -> list[Finding]:
     """Parameters the function never reads (`def f(words, cutoff)` that never looks at
-    `cutoff`): a value the caller passes for nothing. A method's `self` / `cls` is exempt."""
+    `cutoff`; `read`: the names its body reads): a value the caller passes for nothing. A
+    method's `self` / `cls` is exempt."""
     a = func.args
     params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
     if method and params and params[0] in (a.posonlyargs + a.args)[:1]:
         params = params[1:]
-    read = _loads(func.body)
     return [Finding("unread_parameter", func.lineno, p.arg) for p in params
             if p.arg not in read and p.arg != "_"]
 
@@ -160,26 +161,54 @@ def _is_flag(node: ast.AST) -> bool:
     return bool(name) and name.startswith(_PREDICATE_PREFIXES) and name != "isinstance"
 
 
+def _compound_findings(node: ast.AST, kind: type, line: int) -> list[Finding]:
+    """The findings of the newer rules that only compound nodes can have."""
+    found = []
+    if why := _gives_back_whole(node):
+        found.append(Finding("identity_operation", line, f"{ast.unparse(node)[:60]} ({why})"))
+    if kind in (ast.For, ast.AsyncFor, ast.While) and (why := _single_turn(node)):
+        found.append(Finding("single_turn_loop", line, why))
+    if kind is ast.BoolOp and (decided := _decided_operand(node)):
+        found.append(Finding(decided[0], line, decided[1]))
+    if kind is ast.comprehension:
+        found += [Finding("constant_condition", line or getattr(node.target, "lineno", 0), ast.unparse(t)[:60])
+                  for t in node.ifs if _constant(t)]
+    if kind in (ast.FunctionDef, ast.AsyncFunctionDef) and _gives_argument_back(node):
+        found.append(Finding("identity_operation", line, f"{node.name} gives its argument back"))
+    if kind is ast.Call and (why := _order_dropped(node)):
+        found.append(Finding("discarded_values", line, f"{ast.unparse(node)[:60]} ({why})"))
+    if _none_in_display(node):
+        found.append(Finding("none_fallback", line, ast.unparse(node)[:60]))
+    return found
+
+
+_NAMED = frozenset({ast.Name, ast.arg, ast.Attribute, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Call})
+_COMPOUND = frozenset({ast.UnaryOp, ast.Call, ast.Lambda, ast.For, ast.AsyncFor, ast.While, ast.BoolOp,
+                       ast.comprehension, ast.FunctionDef, ast.AsyncFunctionDef, ast.Subscript})
+
 _HIDDEN_CALLS = frozenset({"exec", "eval", "compile", "__import__", "globals", "locals", "vars"})
 _NAMED_ATTRIBUTE = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 
 
 def _obscured(node: ast.AST) -> str:
     """Why `node` hides what the program does from a reader (and from these rules), or ''."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+    kind = type(node)
+    name = node.id if kind is ast.Name else node.arg if kind is ast.arg else node.attr if kind is ast.Attribute \
+        else node.name if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) else None
+    if name is not None:
+        return "" if name.isascii() else f"a name outside ASCII: {name!r}"
+    if kind is not ast.Call:
+        return ""
+    if isinstance(node.func, ast.Name):
         if node.func.id in _HIDDEN_CALLS:
             return f"{node.func.id}()"
         if node.func.id in _NAMED_ATTRIBUTE and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
                 and isinstance(node.args[1].value, str):
             return f"{node.func.id}(..., {node.args[1].value!r}): the attribute written out as text"
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.startswith("__") \
+    if isinstance(node.func, ast.Attribute) and node.func.attr.startswith("__") \
             and node.func.attr.endswith("__"):  # (`key=xs.__getitem__`, a reference, is an idiom)
         return f"a dunder method called: .{node.func.attr}()"
-    names = ([node.id] if isinstance(node, ast.Name) else [node.arg] if isinstance(node, ast.arg)
-             else [node.name] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-             else [node.attr] if isinstance(node, ast.Attribute) else [])
-    odd = [n for n in names if n and not n.isascii()]
-    return f"a name outside ASCII: {odd[0]!r}" if odd else ""
+    return ""
 
 
 def _single_turn(loop: ast.For | ast.AsyncFor | ast.While) -> str:
@@ -273,6 +302,8 @@ def _const_value(node: ast.expr) -> object:
 def _gives_back_whole(node: ast.AST) -> str:
     """An operation that gives its operand back whole: `-(-x)`, `not not x`, `+x`, `min(x, x)`,
     `s.replace(a, a)`, a function that returns its own argument (`lambda v: v`)."""
+    if type(node) not in (ast.UnaryOp, ast.Call, ast.Lambda):
+        return ""
     if isinstance(node, ast.UnaryOp):
         if isinstance(node.op, ast.UAdd):
             return "a plus sign changes nothing"
@@ -324,21 +355,11 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
                 and _call_name(node.args[0]) == node.func.id \
                 and (node.func.id != "round" or len(node.args[0].args) == 1):  # (round(round(x, 2)) rounds twice)
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
-        if why := _gives_back_whole(node):
-            found.append(Finding("identity_operation", line, f"{ast.unparse(node)[:60]} ({why})"))
-        if why := _obscured(node):
+        kind = type(node)
+        if kind in _NAMED and (why := _obscured(node)):
             found.append(Finding("obscured_code", line, why))
-        if isinstance(node, ast.BoolOp) and (decided := _decided_operand(node)):
-            found.append(Finding(decided[0], line, decided[1]))
-        if isinstance(node, ast.comprehension):
-            found += [Finding("constant_condition", line or getattr(node.target, "lineno", 0), ast.unparse(t)[:60])
-                      for t in node.ifs if _constant(t)]
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _gives_argument_back(node):
-            found.append(Finding("identity_operation", line, f"{node.name} gives its argument back"))
-        if isinstance(node, ast.Call) and (why := _order_dropped(node)):
-            found.append(Finding("discarded_values", line, f"{ast.unparse(node)[:60]} ({why})"))
-        if _none_in_display(node):
-            found.append(Finding("none_fallback", line, ast.unparse(node)[:60]))
+        if kind in _COMPOUND:  # (names, constants and contexts, most nodes, need none of these)
+            found += _compound_findings(node, kind, line)
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and (why := _single_turn(node)):
             found.append(Finding("single_turn_loop", line, why))
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) \
@@ -985,7 +1006,7 @@ def tree_findings(tree: ast.Module, nodes: list[ast.AST], entry_point: str | Non
     found: list[Finding] = []
     methods = {id(f) for n in nodes if isinstance(n, ast.ClassDef) for f in n.body}
     for func in (n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        found += dead_stores(func) + unread_parameters(func, id(func) in methods)
+        found += dead_stores(func, id(func) in methods)
     return (found + unused_definitions(tree, nodes, entry_point) + empty_blocks(nodes) + repeated_keys(nodes)
             + tricks(tree, nodes))
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from training.answers import find_answer_block
 from training.kinds import gold_typed_value, observed_value
 from training.rewards.result import RewardResult, graded_or_zero
-from training.rewards.runtime import run_call
+from training.rewards.runtime import run_call_status
 from training.training_tasks import Task
 from training.values import FloatTolerance, NotALiteral, values_equal
 
@@ -35,6 +35,9 @@ def extract_code(solution_str: str) -> tuple[str | None, bool]:
     return None, False
 
 
+MAX_TIMEOUTS = 2  # runs of one answer that may end in the sandbox's timeout; the tests after them fail
+
+
 def score_codegen(task: Task, solution_str: str, format_bonus: float = DEFAULT_FORMAT_BONUS,
                   runner: Callable[[str, str, str, int], dict | None] | None = None,
                   tolerance: FloatTolerance | None = None) -> RewardResult:
@@ -51,11 +54,15 @@ def _score(task: Task, solution_str: str, format_bonus: float,
         return RewardResult(0.0, n_questions=n, problem="no code block", max_score=1.0 + format_bonus)
     if len(code) > MAX_CODE_CHARS:
         return RewardResult(0.0, n_questions=n, problem="code too long", max_score=1.0 + format_bonus)
-    run = runner or run_call
-    passed = []
+    run = (lambda *a: ("ok", runner(*a))) if runner else run_call_status
+    passed, timeouts = [], 0
     for test in task.tests:
-        typed = run(code, task.entry_point, test.args, task.hash_seed)
+        status, typed = run(code, task.entry_point, test.args, task.hash_seed)
         passed.append(_matches(typed, test.expected, tolerance))
+        timeouts += status == "timeout"
+        if timeouts == MAX_TIMEOUTS:  # each run of a solution that hangs costs the whole timeout
+            passed += [False] * (n - len(passed))
+            break
     n_correct = sum(passed)
     rate = n_correct / n
     bonus = format_bonus if well_formatted and n_correct > 0 else 0.0

@@ -97,6 +97,11 @@ def run_call(code: str, entry_point: str, args: str, hash_seed: int = 0) -> dict
     """Run `entry_point(args)` in the sandbox: the typed result when the call returned,
     None for a verdict against it (exception, timeout, limits), and RewardInfrastructureError
     when the sandbox could not judge."""
+    return run_call_status(code, entry_point, args, hash_seed)[1]
+
+
+def run_call_status(code: str, entry_point: str, args: str, hash_seed: int = 0) -> tuple[str, dict[str, Any] | None]:
+    """`run_call` with the run's status beside the typed result ("ok", "timeout", ...)."""
     from sandbox import Job
 
     sb = get_sandbox()
@@ -109,5 +114,5 @@ def run_call(code: str, entry_point: str, args: str, hash_seed: int = 0) -> dict
     if result.status == "sandbox_error":
         raise RewardInfrastructureError(f"sandbox_error: {getattr(result, 'error', None) or result}")
     if result.status != "ok" or result.result is None:
-        return None
-    return dict(result.result)
+        return result.status, None
+    return result.status, dict(result.result)

@@ -149,3 +149,26 @@ def test_oi_forged_repr_does_not_pass(graded):
     task = Task("oi", code, "f", "[3, 6], 3", RESULT, (make.oi_question("f", "[3, 6], 3", RESULT),))
     assert score("<answer>\nassert f([3, 6], 3) == [6, 12]\n</answer>", task.ground_truth()).score == 2.0
     assert score("<answer>\nassert f([0], 3) == [6, 12]\n</answer>", task.ground_truth()).score == 0.0
+
+
+class CountingSandbox:
+    """The real sandbox, counting the runs a reward asks of it."""
+
+    def __init__(self, inner):
+        self.inner, self.runs = inner, 0
+
+    def run(self, job):
+        self.runs += 1
+        return self.inner.run(job)
+
+
+def test_an_answer_that_hangs_costs_two_timeouts_not_one_per_test(sandbox):
+    """Each test of a hanging answer cost the whole timeout, one after another (20 s for four
+    tests at the default 5 s); the tests after the second timeout now fail without a run."""
+    counting = CountingSandbox(sandbox)
+    with runtime.use_sandbox(counting):
+        hangs = gen("def add(a, b):\n    while True:\n        pass")
+        assert (hangs["score"], hangs["n_correct"], counting.runs) == (0.0, 0, 2)
+        counting.runs = 0
+        slow_on_one = gen("def add(a, b):\n    while a == 1:\n        pass\n    return a + b")
+        assert counting.runs == len(GEN_TASK.tests) and slow_on_one["n_correct"] == len(GEN_TASK.tests) - 1

@@ -299,6 +299,25 @@ def _const_value(node: ast.expr) -> object:
     return None
 
 
+_CASES = frozenset({"lower", "upper", "casefold", "title", "capitalize", "swapcase"})
+
+
+def _unwrapped_sequence(node: ast.expr) -> ast.expr:
+    """`node` without `list(...)` / `tuple(...)` around it (`sorted(list(sorted(xs)))`)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SEQUENCES \
+            and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    return node
+
+
+def _case_overridden(node: ast.AST) -> bool:
+    """`s.upper().lower()`, `s.title().casefold()`: a case change the one after it overrides."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
+        and node.func.attr in ("lower", "upper", "casefold") and isinstance(inner := node.func.value, ast.Call) \
+        and isinstance(inner.func, ast.Attribute) and inner.func.attr in _CASES and not inner.args \
+        and inner.func.attr != node.func.attr  # (the same twice is the idempotent chain above)
+
+
 def _gives_back_whole(node: ast.AST) -> str:
     """An operation that gives its operand back whole: `-(-x)`, `not not x`, `+x`, `min(x, x)`,
     `s.replace(a, a)`, a function that returns its own argument (`lambda v: v`)."""
@@ -316,6 +335,9 @@ def _gives_back_whole(node: ast.AST) -> str:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace" \
             and len(node.args) == 2 and _same(node.args[0], node.args[1]):
         return "replaced by itself"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "reversed" \
+            and len(node.args) == 1 and _call_name(_unwrapped_sequence(node.args[0])) == "reversed":
+        return "reversed twice"
     if isinstance(node, ast.Lambda) and len(node.args.args) == 1 and isinstance(node.body, ast.Name) \
             and node.body.id == node.args.args[0].arg:
         return "a function that gives its argument back"
@@ -352,9 +374,11 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
                 found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id in IDEMPOTENT and len(node.args) == 1 \
-                and _call_name(node.args[0]) == node.func.id \
-                and (node.func.id != "round" or len(node.args[0].args) == 1):  # (round(round(x, 2)) rounds twice)
+                and _call_name(inner := _unwrapped_sequence(node.args[0])) == node.func.id \
+                and (node.func.id != "round" or len(inner.args) == 1):  # (round(round(x, 2)) rounds twice)
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
+        if _case_overridden(node):
+            found.append(Finding("idempotent_chain", line, f"{ast.unparse(node)[:60]} (a case change the next overrides)"))
         kind = type(node)
         if kind in _NAMED and (why := _obscured(node)):
             found.append(Finding("obscured_code", line, why))

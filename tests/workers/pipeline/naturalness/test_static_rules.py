@@ -51,6 +51,9 @@ NATURAL = '''def count_long_words(text, limit):
     ("identity_operation", "def same(v):\n    return v\ndef f(xs):\n    return [same(x) for x in xs]\n"),
     ("discarded_values", "def f(xs):\n    return sum(sorted(xs)) + max(xs[::-1])\n"),
     ("none_fallback", "def f(xs):\n    return [xs.sort(), xs][1]\n"),
+    ("idempotent_chain", "def f(s):\n    return s.upper().lower().split()\n"),
+    ("idempotent_chain", "def f(xs):\n    return sorted(list(sorted(xs)))[:3]\n"),
+    ("identity_operation", "def f(xs):\n    return list(reversed(list(reversed(xs))))[:2]\n"),
     ("empty_block", "def f(xs, k):\n    t = 0\n    for x in xs:\n        if x > k:\n            pass\n"
                     "        else:\n            t += x\n    return t\n"),
     ("self_application", "def f(a):\n    a.update(a)\n    return a\n"),
@@ -216,6 +219,8 @@ def test_an_ignored_error_and_a_called_inner_function_are_natural() -> None:
     "def f(ws):\n    return [w for w in ws if w and w[0].isupper()]\n",
     "def f(name, line):\n    return (name or 'anon') + line.partition('-')[0]\n",
     "def f(xs, k):\n    return sorted(xs)[:k] + [max(xs)]\n",
+    "def f(s):\n    return s.strip().lower().title()\n",
+    "def f(xs):\n    return list(reversed(sorted(xs)))\n",
 ])
 def test_what_the_newer_rules_must_keep_accepting(code: str) -> None:
     assert static_findings(code) == []

@@ -56,7 +56,7 @@ from workers.pipeline.builtin import generate_program
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.inputs import InputCandidate, distinct_inputs
 from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, judge, probe_args
-from workers.pipeline.naturalness.stage import GATE_CANDIDATES
+from workers.pipeline.naturalness.stage import GATE_CANDIDATES, target_name
 from workers.pipeline.naturalness.static import TRICKS, loop_facts, static_findings
 from workers.pipeline import seeds
 from workers.pipeline.batch_spec import BatchSpec
@@ -66,6 +66,7 @@ from workers.pipeline.input_synthesis import synthesize_inputs
 # (row, benchmark code figure from the issue, target, direction)
 ROWS = [
     ("dead store", "2.1%", 0.03, "<="), ("deletable statement or block", "35%", 0.25, "<="),
+    ("idle expression", "", None, ""),
     ("tricks", "0.1%", 0.01, "<="), ("output constant across inputs", "10.5%", 0.05, "<="),
     ("deepest block never runs", "17.5%", 0.05, "<="), ("branch arms never taken", "21%", 0.10, "<="),
     ("constant-bounded loops", "3.4%", 0.20, "<="), ("unused loop variables", "3.4%", 0.05, "<="),
@@ -176,6 +177,20 @@ def attribute_accesses(code: str) -> int:
     return sum(1 for a, b in zip(toks, toks[1:]) if a.string == "." and b.type == tokenize.NAME)
 
 
+def _expression_kind(text: str) -> str:
+    """What an idle expression is (`int()`, `.strip()`, `+`, `a if c else b`, `[:]`)."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:  # (a text cut at 80 characters)
+        return "?"
+    if isinstance(node, ast.Call):
+        func = node.func
+        return f"{func.id}()" if isinstance(func, ast.Name) else f".{func.attr}()" if isinstance(func, ast.Attribute) else "call"
+    if isinstance(node, ast.BinOp):
+        return type(node.op).__name__
+    return {ast.IfExp: "a if c else b", ast.Subscript: "[:]"}.get(type(node), type(node).__name__)
+
+
 def early_return(code: str) -> bool:
     tree = ast.parse(code)
     for func in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
@@ -198,7 +213,7 @@ def measure(args: argparse.Namespace) -> None:
         cands = [InputCandidate(prog.args, "teacher")]
         cands += synthesize_inputs(prog.args, wide, seed=seeds.input_synthesis_seed(args.seed, i), bounds=plan.bounds)
         candidates.append(distinct_inputs(cands, wide + 1))
-    probes = [build_probe(p.code) for p in programs]
+    probes = [build_probe(p.code, target=target_name(c.method)) for c, p in zip(cells, programs)]
     sb = Sandbox()
     started = time.perf_counter()
     try:
@@ -219,6 +234,7 @@ def measure(args: argparse.Namespace) -> None:
     codes: dict[str, list[str]] = defaultdict(list)
     hashes: dict[str, set] = defaultdict(set)
     reasons = Counter()
+    idle_texts: list[str] = []  # the idle expressions the probe found (`expr -> operand`)
     cells_seen = set()
     for cell, prog, probe, r in zip(cells, programs, probes, results):
         lv = cell.level
@@ -246,6 +262,8 @@ def measure(args: argparse.Namespace) -> None:
             continue
         d = judge(probe, ast.literal_eval(r.result["repr"]))
         c["deletable statement or block"] += bool(d.deletable)
+        c["idle expression"] += bool(d.idle)
+        idle_texts.extend(text for _, text in d.idle)
         c["output constant across inputs"] += d.constant_output
         c["deepest block never runs"] += d.deepest_unrun
         c["branch arms never taken"] += d.arms_untaken > 0
@@ -312,6 +330,9 @@ def measure(args: argparse.Namespace) -> None:
     extra = {k: sum(per[lv][k] for lv in levels) for k in ("probe failed", "errors on an input")}
     print(f"probe jobs failed: {extra['probe failed']}; programs raising on some input: {extra['errors on an input']}")
     print("static findings:", dict(reasons.most_common()))
+    if idle_texts:
+        kinds = Counter(_expression_kind(t.partition(" -> ")[0]) for t in idle_texts)
+        print("idle expressions by kind:", dict(kinds.most_common()))
     for lv in levels if args.shapes else ():
         print(f"most repeated line shapes, {lv} ({per[lv]['programs']} programs):")
         for n, shape in line_shapes(codes[lv], args.shapes):

@@ -15,7 +15,8 @@ from workers.runner.deps import StageDeps
 
 
 def _view(program) -> ProgramToSample:
-    return ProgramToSample(program.id, program.slot, program.variant, program.source, program.entry_point, program.call_args)
+    return ProgramToSample(program.id, program.slot, program.variant, program.source, program.entry_point,
+                           program.call_args, program.constraint_method or "")
 
 
 def run(scope: SessionFactory, deps: StageDeps, batch_id: int, slots: Sequence[int]) -> int:

@@ -4,14 +4,20 @@ A draw is run, in this process, on its own call plus type-directed inputs drawn 
 of its own (never the pipeline's input seed, so the naturalness gate and the bench still
 judge it on inputs it was not chosen on), marked as the naturalness gate's probe marks it
 (branch arms, loop bodies), with each statement deleted in turn (one compiled copy: every
-statement guarded by a skip index) and with each normalizing call of a text (`w.lower()`,
-`s.strip()`) giving its value back unchanged in turn. Its findings (deletable statements, a
-normalizing call that changes no output, constant output or,
-in straight code, an output all inputs but one share, an untaken branch arm, a deepest block that never runs,
-an input that raises, a run longer than `MAX_STEPS` traced lines) score the draw; the
-generator keeps the first clean draw, else the lowest score. The programs are the generator's own templates; a loop-turn cap and
-a size guard on the locals (at every loop turn, and at every line while counting steps)
-stop a deletion variant that would let a value grow without bound.
+statement guarded by a skip index). A draw clean so far is also run with the gate's other
+variants (`dynamic.instrument`): two statements of a block left out together, and each
+expression that may give an operand back doing so (`int(str(n))`, `x + offset`, a
+conditional expression's arms), and each normalizing call of a text or number (`w.lower()`,
+`s.strip()`, `abs(n)`, `sorted(xs)`) giving its value back unchanged, which the gate does
+not ask; one of those found idle on the chosen inputs that another input shows changing
+something is cleared, as the gate's input swap clears it. Its findings (deletable
+statements, idle expressions, a normalizing call that changes no output, constant output
+or, in straight code, an output all inputs but one share, an untaken branch arm, a deepest
+block that never runs, an input that raises, a run longer than `MAX_STEPS` traced lines)
+score the draw; the generator keeps the first clean draw, else the lowest score. The
+programs are the generator's own templates; a loop-turn cap and a size guard on the locals
+(at every loop turn, and at every line while counting steps) stop a deletion variant that
+would let a value grow without bound, and `dynamic.outgrows` a value given back that would.
 """
 
 from __future__ import annotations
@@ -21,11 +27,12 @@ import functools
 import hashlib
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, greedy_cover
 from workers.pipeline.input_synthesis import synthesize_inputs
-from workers.pipeline.naturalness.dynamic import instrument
+from workers.pipeline.naturalness.dynamic import MAX_EXPRESSIONS, MAX_PAIRS, idle_expressions, instrument, outgrows
 
 CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
@@ -121,72 +128,40 @@ def _values(args: str) -> tuple:
     return ast.literal_eval(f"({args},)")
 
 
-# calls that give their receiver back in a normal form: on text already in that form
-# (lower-case words, no surrounding blanks) they change nothing; and `abs`, on numbers that
-# are never below zero (the generator writes it only over data that can be).
-NORMALIZERS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "capitalize",
-                         "title", "swapcase"})
-FUNCTION_NORMALIZERS = frozenset({"abs"})
-
-
-class _Plain(ast.NodeTransformer):
-    """Each normalizing call k (`w.lower()`, `s.strip()`, `abs(n)`) gives its value back unchanged while
-    `__plain__ == k`, noting that it ran (`__used__`): `(__used__(w) if __plain__ == k else
-    w.lower())` on a name, else `__norm__(k, <value>, lambda v: v.lower())` (the value
-    computed once)."""
-
-    def __init__(self, target: str = "") -> None:
-        self.count = 0
-        self.target = target  # the entry's own method: its uses are the point of the program
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in NORMALIZERS - {self.target} and not node.keywords:
-            value = func.value
-            call = ast.Call(ast.Attribute(ast.Name("__v", ast.Load()), func.attr, ast.Load()), node.args, [])
-        elif isinstance(func, ast.Name) and func.id in FUNCTION_NORMALIZERS - {self.target} \
-                and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
-            value = node.args[0]
-            call = ast.Call(ast.Name(func.id, ast.Load()), [ast.Name("__v", ast.Load())], [])
-        else:
-            return node
-        self.count += 1
-        if isinstance(value, ast.Name):  # (most are): `(__used__(w) if __plain__ == k else w.lower())`
-            test = ast.Compare(ast.Name("__plain__", ast.Load()), [ast.Eq()], [ast.Constant(self.count - 1)])
-            used = ast.Call(ast.Name("__used__", ast.Load()), [value], [])
-            return ast.copy_location(ast.IfExp(test, used, node), node)
-        wrapped = ast.Call(ast.Name("__norm__", ast.Load()), [
-            ast.Constant(self.count - 1), value,
-            ast.Lambda(ast.arguments([], [ast.arg("__v")], None, [], [], None, []), call)], [])
-        return ast.copy_location(wrapped, node)
-
-
 class _Runner:
     """The draw instrumented as the gate's probe instruments it (`dynamic.instrument`: arms
-    marked, loop turns ticked, statement k guarded by `if __off__ != k`), each normalizing
-    call k able to give its value back unchanged (`__plain__ == k`), run in process."""
+    marked, loop turns ticked, statement k guarded by `if __off__ != k`, an expression that
+    may give an operand back doing so while `__off__` names it), run in process. Two copies
+    are made: each statement left out (`full=False`), and, for a draw clean so far, pairs of
+    statements and expressions too (the variants from `singles` on are the new ones)."""
 
-    def __init__(self, code: str, entry: str, target: str = "") -> None:
-        made = instrument(code, max_variants=10_000)
+    def __init__(self, code: str, entry: str, target: str = "", full: bool = False) -> None:
+        made = instrument(code, max_variants=10_000, target=target, max_expressions=MAX_EXPRESSIONS if full else 0,
+                          normalizers=True, max_pairs=MAX_PAIRS if full else 0)
         tree, self.arms, self.variants, self.within = made.tree, made.arms, made.variants, made.within
-        plain = _Plain(target)
-        tree = ast.fix_missing_locations(plain.visit(tree))
-        self.normalizers = plain.count
+        self.statements, self.pairs, self.normalizing = made.statements, made.pairs, set(made.normalizing)
+        self.singles = made.singles
         self.seen: set[int] = set()
         self.turns = 0
-        self.plain_ran = False  # the normalizing call given back unchanged was reached
         self.space: dict = {"__hit__": self.seen.add, "__tick__": self._tick, "__off__": -1,
-                            "__plain__": -1, "__norm__": self._norm, "__used__": self._used,
-                            "__name__": "selfcheck"}
+                            "__probe_op__": self._op, "__probe_arm__": self._arm, "__name__": "selfcheck"}
         exec(compile(tree, "<selfcheck>", "exec"), self.space)  # noqa: S102 - our own draw
         self.entry = self.space[entry]
 
-    def _norm(self, k: int, value, call):  # noqa: ANN001, ANN202
-        return self._used(value) if self.space["__plain__"] == k else call(value)
+    def _op(self, j: int, value, rest, kind=None):  # noqa: ANN001, ANN202 - an expression variant (dynamic.OP)
+        if self.space["__off__"] != j:
+            return rest(value)
+        if outgrows(value) or kind is not None and type(value).__name__ != kind:
+            raise _Stop
+        return value
 
-    def _used(self, value):  # noqa: ANN001, ANN202
-        self.plain_ran = True
+    def _arm(self, j: int, test, body, orelse):  # noqa: ANN001, ANN202 - a conditional expression (dynamic.ARM)
+        off = self.space["__off__"]
+        if off != j and off != j + 1:
+            return body() if test else orelse()
+        value = body() if off == j else orelse()
+        if outgrows(value):
+            raise _Stop
         return value
 
     def _tick(self) -> None:
@@ -194,12 +169,10 @@ class _Runner:
         if self.turns > MAX_TURNS or (self.turns % SIZE_EVERY == 0 and not _sizes_ok(sys._getframe(1))):
             raise _Stop
 
-    def run(self, args: tuple, skip: int = -1, plain: int = -1) -> tuple[str, frozenset[int]]:
+    def run(self, args: tuple, skip: int = -1) -> tuple[str, frozenset[int]]:
         self.seen.clear()
         self.turns = 0
         self.space["__off__"] = skip
-        self.space["__plain__"] = plain
-        self.plain_ran = False
         try:
             value = self.entry(*_fresh(args))
             return "ok:" + hashlib.sha1(repr(value).encode()).hexdigest()[:12], frozenset(self.seen)
@@ -216,15 +189,13 @@ def runs_on(code: str, entry: str, args: str) -> bool:
         return False
 
 
-def _idle(runner: _Runner, k: int, values: list[tuple], original: list[str]) -> bool:
-    """Normalizing call k was reached on some input, and giving its value back unchanged
-    changes no output (a call in an arm no input takes is the arm's finding, not this)."""
-    reached = False
-    for value, out in zip(values, original):
-        if runner.run(value, plain=k)[0] != out:
-            return False
-        reached = reached or runner.plain_ran
-    return reached
+def _unchanged(runner: _Runner, variants: Iterable[int], chosen: list[int], values: list[tuple],
+               hits: list[frozenset[int]], original: list[str]) -> list[int]:
+    """The variants that change no output on the chosen inputs (an input that never entered
+    a variant's arm runs as it did without it)."""
+    return [k for k in variants
+            if all((runner.within[k] >= 0 and runner.within[k] not in hits[c]) or runner.run(values[c], k)[0] == o
+                   for c, o in zip(chosen, original))]
 
 
 def self_check(code: str, entry: str, args: str, seed: int, target: str = "") -> Verdict:
@@ -245,12 +216,10 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
     score = 0
     if all(o.startswith("ok:") for o in original):
         # (an input that never entered statement k's arm runs as it did without it)
-        deletable = sum(1 for k, arm in enumerate(runner.within)
-                        if all((arm >= 0 and arm not in hits[c]) or runner.run(values[c], k)[0] == o
-                               for c, o in zip(chosen, original)))
+        deletable = _unchanged(runner, range(runner.statements), chosen, values, hits, original)
         if deletable:
             findings.append("deletable_statement")
-            score += 3 * deletable
+            score += 3 * len(deletable)
     if len(original) >= 2 and len(set(original)) == 1 and original[0].startswith("ok:"):
         findings.append("constant_output")
         score += 6
@@ -278,10 +247,23 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
     if "raises" in findings:  # unguarded runs only for draws the guarded runs passed
         return Verdict(tuple(findings), score)
     if not findings:  # (only a draw clean so far: the others are redrawn whatever it finds)
-        idle = sum(1 for k in range(runner.normalizers) if _idle(runner, k, [values[c] for c in chosen], original))
-        if idle:  # `w.lower()` on words that are all lower case: a call a reader learns to skip
+        full = _Runner(code, entry, target, full=True)
+        found = _unchanged(full, range(full.singles, len(full.within)), chosen, values, hits, original)
+        # as the gate does (`inputs.effect_swap`), another input that shows the change clears it
+        ran = [c for c, o in enumerate(outs) if o.startswith("ok:") and c not in chosen]
+        found = _unchanged(full, found, ran, values, hits, [outs[c] for c in ran]) if ran else found
+        pairs = [k for k in found if k < full.statements]  # two statements that undo each other
+        if pairs:
+            findings.append("deletable_statement")
+            score += 3 * len(pairs)
+        idle = idle_expressions(found, full.statements, full.pairs)
+        normalizing = [k for k in idle if k in full.normalizing]
+        if len(idle) > len(normalizing):  # `int(str(n))`, `x * 2 // 2`: the gate turns it away
+            findings.append("idle_expression")
+            score += 3 * (len(idle) - len(normalizing))
+        if normalizing:  # `w.lower()` on words that are all lower case: a call a reader learns to skip
             findings.append("idle_normalizer")
-            score += 3 * idle
+            score += 3 * len(normalizing)
     if not _LOOP.search(code):
         return Verdict(tuple(findings), score)  # straight code and comprehensions: a short run
     space: dict = {"__name__": "draw"}

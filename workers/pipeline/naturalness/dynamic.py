@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 from workers.pipeline.inputs import effect_swap, greedy_cover
 
-DYNAMIC_REASONS = ("no_viable_input", "deletable_statement", "unjudged_statement", "constant_output",
-                   "deepest_block_unrun")
+DYNAMIC_REASONS = ("no_viable_input", "deletable_statement", "idle_expression", "unjudged_statement",
+                   "constant_output", "deepest_block_unrun")
 MAX_TURNS = 5000  # loop turns per run, by default the sandbox's trace step cap
 MAX_RESULT_CHARS = 1000  # the execution filter's default result cap (ExecPolicy)
 # loop turns a deletion variant may run beyond twice the program's own on that input; past
@@ -45,6 +45,8 @@ RUN_CPU_S = 0.05
 JOB_CPU_S = 0.5
 DRIVER = "__naturalness_probe__"
 OFF = "__off__"  # the module global naming the statement a run leaves out (-1: none)
+OP = "__probe_op__"  # gives an expression's operand back in its variant
+ARM = "__probe_arm__"  # takes one arm of a conditional expression in its variants
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,10 @@ class Arm:
 class Probe:
     code: str  # the driver module
     arms: list[Arm] = field(default_factory=list)
-    variants: list[tuple[int, str]] = field(default_factory=list)  # (line, statement text)
+    variants: list[tuple[int, str]] = field(default_factory=list)  # (line, statement or expression text)
     within: list[int] = field(default_factory=list)  # per variant (see Instrumented.within)
+    statements: int = 0  # variants below this index leave a statement out; the rest idle an expression
+    pairs: tuple[int, ...] = ()  # (see Instrumented.pairs)
 
 
 def _located(node: ast.AST, line: int) -> ast.AST:
@@ -78,11 +82,15 @@ def _call(name: str, line: int, *args: int) -> ast.stmt:
                     line)
 
 
-def _guard(stmt: ast.stmt, j: int) -> ast.If:
-    """`if __off__ != j: <statement j>`: not a branch of the program, so not an arm."""
-    test = _located(ast.Compare(ast.Name(OFF, ast.Load()), [ast.NotEq()], [ast.Constant(j)]), stmt.lineno)
-    node = ast.copy_location(ast.If(test=test, body=[stmt], orelse=[]), stmt)
-    node.probe_guard = True
+def _guard(stmt: ast.stmt, j: int, pairs: tuple[int, ...] = ()) -> ast.If:
+    """`if __off__ != j: <statement j>` (`if __off__ not in (j, p, q)`: also left out in the
+    variants p, q that leave out a pair of statements holding it): not a branch of the
+    program, so not an arm."""
+    off = ast.Name(OFF, ast.Load())
+    test = ast.Compare(off, [ast.NotIn()], [ast.Tuple([ast.Constant(v) for v in (j, *pairs)], ast.Load())]) \
+        if pairs else ast.Compare(off, [ast.NotEq()], [ast.Constant(j)])
+    node = ast.copy_location(ast.If(test=_located(test, stmt.lineno), body=[stmt], orelse=[]), stmt)
+    node.probe_guard, node.probe_index = True, j
     return node
 
 
@@ -129,7 +137,7 @@ class _Instrument(ast.NodeTransformer):
     def visit_If(self, node: ast.If) -> ast.AST:
         if _is_guard(node):
             if self._open:
-                self._open[-1].append(node.test.comparators[0].value)
+                self._open[-1].append(node.probe_index)
             node.body = self._visit_body(node.body)
             return node
         self.depth += 1
@@ -178,6 +186,277 @@ def _statements(tree: ast.Module) -> list[tuple[list[ast.stmt], int]]:
     return found
 
 
+# Expressions that give back what one of their operands is, whatever the data: a conversion
+# to the type the value already has, or a round trip (`int(str(n))`, `chr(ord(c))`,
+# `''.join(list(s))`, `f'{s}'` of a text), arithmetic by a name, or a chain of steps, that
+# leaves the value as it was (`x + offset` with `offset = 0`, `x * 2 // 2`) and a
+# conditional expression whose two arms give the same outputs (unless its test is the
+# target's own use). Each is a variant in which the expression gives that operand back; one
+# that changes no output on the kept inputs is `idle_expression`, as a statement whose
+# deletion changes none is deletable. Normalizers that depend on the data (`w.strip()` on words
+# without blanks, `abs(n)` of numbers never below zero, `sorted(xs)`, `set(xs)` of items that
+# never repeat, a clamp `max(0, v)` that never bites) are asked only by the builtin
+# generator's self-check (`normalizers=True`): a teacher's guard the inputs never need is
+# measured as an untaken arm is, not rejected. Copies (`list(xs)`, `d.copy()`) are never
+# asked: a copy guards the caller's value, which no output shows.
+# a conversion -> the type an operand it gives back must have (else the variant is a change)
+SAME_TYPE_CALLS = {"int": "int", "float": "float", "str": "str", "bool": "bool", "tuple": "tuple",
+                   "frozenset": "frozenset", "round": "int", "chr": "str"}
+NORMALIZING_CALLS = frozenset({"abs", "sorted", "set"})
+NORMALIZING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "capitalize", "title",
+                                 "swapcase", "replace", "removeprefix", "removesuffix", "zfill", "ljust", "rjust",
+                                 "center", "expandtabs"})
+MAX_EXPRESSIONS = 40  # expression variants per program (after the statement variants)
+MAX_PAIRS = 30  # variants leaving out two statements side by side
+# (moved into a lambda, they would change what they do; so would `super()`)
+_UNSAFE = (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda)
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+              ast.Pow: "**", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^", ast.LShift: "<<",
+              ast.RShift: ">>", ast.MatMult: "@"}
+
+
+def _simple(node: ast.expr) -> bool:
+    """A name or a constant (perhaps negated): the operand arithmetic may do nothing with."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, (ast.Name, ast.Constant))
+
+
+def _constant(node: ast.expr) -> bool:
+    """A literal number or one folded from literals (`-1`, `10 ** 9`)."""
+    if isinstance(node, ast.UnaryOp):
+        return _constant(node.operand)
+    if isinstance(node, ast.BinOp):
+        return _constant(node.left) and _constant(node.right)
+    return isinstance(node, ast.Constant)
+
+
+def _given_back(node: ast.expr, target: str, normalizers: bool) -> tuple[str, ...]:
+    """Which operands `node` may give back unchanged (none: not a candidate): `arg0` /
+    `arg1` (a call's argument), `inner` (the argument of the call a conversion converts: a
+    round trip), `fvalue` (the one value an f-string formats), `receiver` (a method's),
+    `left` / `right` / `first` (the value an arithmetic chain starts from), `body` /
+    `orelse` (a conditional expression's arms, idle only together: one arm no input needs
+    is an arm untaken, measured as branch arms are). `target`: the entry's own function,
+    method or operator (`+`, `//=`), whose uses are the point of the program."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            return ()
+        if isinstance(func, ast.Name) and func.id != target:
+            name, count = func.id, len(node.args)
+            if count == 1 and name in SAME_TYPE_CALLS:  # and a round trip: `int(str(n))` -> `n`
+                return ("arg0", "inner") if _one_arg_call(node.args[0]) else ("arg0",)
+            if count == 1 and normalizers and name in NORMALIZING_CALLS:
+                return ("arg0",)
+            if normalizers and name in ("min", "max") and count == 2:  # a clamp by a constant
+                a, b = node.args
+                if _constant(a) != _constant(b):
+                    return ("arg1",) if _constant(a) else ("arg0",)
+        elif _joins_letters(node) and func.attr != target:  # `''.join(s)` of a text; `''.join(list(s))`
+            return ("arg0", "inner") if _one_arg_call(node.args[0]) else ("arg0",)
+        elif normalizers and isinstance(func, ast.Attribute) and func.attr in NORMALIZING_METHODS \
+                and func.attr != target:
+            return ("receiver",)
+        return ()
+    if isinstance(node, ast.JoinedStr) and len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue) \
+            and node.values[0].conversion == -1 and node.values[0].format_spec is None:
+        return ("fvalue",)  # `f'{s}'`
+    if isinstance(node, ast.BinOp):
+        if _OPERATORS.get(type(node.op)) == target.removesuffix("=") or _constant(node):
+            return ()
+        # by a name (`x + offset`, `total * scale`), or a chain that starts from a value
+        # (`x * 2 // 2`, `n + k - k`). One step by a literal (`n % 3`, `at + 1`) on small
+        # inputs often changes nothing by chance, and the literal identities (`x + 0`) are the
+        # static rules'
+        kinds = ("left",) if isinstance(node.right, ast.Name) else ()
+        if _simple(node.right) and isinstance(node.left, ast.BinOp) and _simple(node.left.right):
+            kinds += ("first",)
+        return kinds
+    if isinstance(node, ast.IfExp) and not (target and _calls(node.test, target)):
+        return ("body", "orelse")  # (a choice by the target's own test is how the target is used)
+    return ()
+
+
+def _calls(node: ast.expr, name: str) -> bool:
+    """Whether `node` calls a function or method named `name`."""
+    return any(isinstance(n, ast.Call) and (isinstance(n.func, ast.Name) and n.func.id == name
+                                            or isinstance(n.func, ast.Attribute) and n.func.attr == name)
+               for n in ast.walk(node))
+
+
+def _one_arg_call(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+        and not isinstance(node.args[0], ast.Starred)
+
+
+def _joins_letters(node: ast.Call) -> bool:
+    """`''.join(x)`: a text again where `x` is one."""
+    func = node.func
+    return isinstance(func, ast.Attribute) and func.attr == "join" and isinstance(func.value, ast.Constant) \
+        and func.value.value == "" and len(node.args) == 1
+
+
+def _first_evaluated(node: ast.expr) -> tuple[ast.AST, str, int | None]:
+    """Where the value an arithmetic chain starts from sits (its parent, field, index):
+    down the left operands, and into the value a variant wrapper of an operand
+    (`__probe_op__(j, value, rest)`) evaluates first."""
+    parent, field, index = (node, "args", 1) if _is_wrapper(node) else (node, "left", None)
+    while True:
+        child = getattr(parent, field) if index is None else getattr(parent, field)[index]
+        if isinstance(child, ast.BinOp):
+            parent, field, index = child, "left", None
+        elif _is_wrapper(child) and getattr(child, "probe_kind", "") in ("left", "first"):
+            parent, field, index = child, "args", 1
+        else:
+            return parent, field, index
+
+
+def _is_wrapper(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == OP
+
+
+class _Expressions(ast.NodeTransformer):
+    """Each candidate expression, for each operand it may give back, becomes a variant j:
+    `__probe_op__(j, <operand>, lambda __vj: <expression with __vj for the operand>)` (the
+    operand evaluated once, first, as the expression evaluates it; the rest only when
+    `__off__ != j`); a conditional expression's test becomes `__off__ == j or (__off__ !=
+    `__probe_arm__(j, <test>, lambda: <body>, lambda: <orelse>)` takes the body in variant j
+    and the other arm in j + 1. Innermost first; nothing is copied."""
+
+    def __init__(self, code: str, first: int, target: str, limit: int, normalizers: bool) -> None:
+        self.lines = [line.encode() for line in code.splitlines()]
+        self.next, self.target, self.limit, self.normalizers = first, target, limit, normalizers
+        self.variants: list[tuple[int, str]] = []
+        self.pairs: list[int] = []  # j of each conditional expression's (j, j + 1)
+        self.normalizing: list[int] = []  # variants of normalizers (asked only with `normalizers`)
+        self.unsafe: set[int] = set()  # ids of nodes holding a binding, a yield or a lambda
+
+    def text(self, node: ast.expr) -> str:
+        """`node`'s source (its positions are the parsed code's: taken before any change)."""
+        if node.lineno == node.end_lineno:
+            return self.lines[node.lineno - 1][node.col_offset:node.end_col_offset].decode(errors="replace")
+        return ast.unparse(node)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.body = [self.visit(stmt) for stmt in node.body]  # (not its defaults or decorators)
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        if _is_guard(node):  # the statement guard's own test is the probe's
+            node.body = [self.visit(stmt) for stmt in node.body]
+            return node
+        return self.generic_visit(node)
+
+    def _variant(self, line: int, text: str) -> int:
+        j = self.next
+        self.next += 1
+        self.variants.append((line, text[:80]))
+        return j
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        kinds = _given_back(node, self.target, self.normalizers) if isinstance(node, ast.expr) else ()
+        if len(kinds) > self.limit - len(self.variants):
+            kinds = ()
+        texts = [f"{self.text(node)} -> {self.text(_operand(node, k))}" for k in kinds]
+        before = len(self.unsafe)
+        node = super().generic_visit(node)
+        if len(self.unsafe) > before or isinstance(node, _UNSAFE) or (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"):
+            self.unsafe.add(id(node))  # (ids of live nodes; only a count is read)
+            return node
+        line = getattr(node, "lineno", 1)
+        converts = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
+        joins = isinstance(node, ast.Call) and _joins_letters(node)
+        if isinstance(node, ast.IfExp) and kinds:  # `__probe_arm__(j, <test>, lambda: <body>, lambda: <orelse>)`
+            j = self._variant(line, texts[0])
+            self._variant(line, texts[1])
+            self.pairs.append(j)
+            arms = [ast.Lambda(ast.arguments([], [], None, [], [], None, []), arm) for arm in (node.body, node.orelse)]
+            for arm in arms:
+                arm.probe_rest = True
+            node = _located(ast.Call(ast.Name(ARM, ast.Load()), [ast.Constant(j), node.test, *arms], []), line)
+            node.probe_variants = (j, j + 1)
+            return node
+        for kind, text in zip(kinds, texts):
+            j = self._variant(line, text)
+            v = f"__v{j}"
+            if kind == "first":
+                parent, field, index = _first_evaluated(node)
+            elif kind == "fvalue":
+                parent, field, index = node.values[0], "value", None
+            elif kind == "inner":  # (after `arg0`: the call is that variant's operand)
+                call = node.args[1] if _is_wrapper(node) else node.args[0]
+                parent, field, index = (call, "args", 1) if _is_wrapper(call) else (call, "args", 0)
+            else:
+                parent, field, index = {"arg0": (node, "args", 0), "arg1": (node, "args", 1),
+                                        "receiver": (getattr(node, "func", None), "value", None),
+                                        "left": (node, "left", None), "right": (node, "right", None)}[kind]
+            if index is None:
+                operand = getattr(parent, field)
+                setattr(parent, field, ast.Name(v, ast.Load()))
+            else:
+                operand = getattr(parent, field)[index]
+                getattr(parent, field)[index] = ast.Name(v, ast.Load())
+            rest = ast.Lambda(ast.arguments([], [ast.arg(v)], None, [], [], None, []), node)
+            rest.probe_rest = True  # called at once, where the expression stood
+            args = [ast.Constant(j), operand, rest]
+            if kind in ("arg0", "inner") and converts in SAME_TYPE_CALLS or kind == "fvalue" or joins:
+                args.append(ast.Constant(SAME_TYPE_CALLS.get(converts, "str")))
+            elif isinstance(node, ast.Call):
+                self.normalizing.append(j)
+            node = _located(ast.Call(ast.Name(OP, ast.Load()), args, []), line)
+            node.probe_kind, node.probe_variants = kind, (j,)
+        return node
+
+
+def _operand(node: ast.expr, kind: str) -> ast.expr:
+    """The operand `kind` names in the untouched `node` (for the variant's text)."""
+    if kind == "first":
+        while isinstance(node, ast.BinOp):
+            node = node.left
+        return node
+    if kind == "inner":
+        return node.args[0].args[0]
+    if kind == "fvalue":
+        return node.values[0].value
+    return {"arg0": lambda: node.args[0], "arg1": lambda: node.args[1], "receiver": lambda: node.func.value,
+            "left": lambda: node.left, "right": lambda: node.right,
+            "body": lambda: node.body, "orelse": lambda: node.orelse}[kind]()
+
+
+def _within_arms(tree: ast.Module) -> dict[int, int]:
+    """Expression variant j -> the mark of the innermost arm holding it, read from the marked
+    tree (an arm's body starts with `__hit__(k)`; -1: a function's own top level)."""
+    found: dict[int, int] = {}
+
+    def is_hit(stmt: ast.AST) -> int | None:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "__hit__":
+            return stmt.value.args[0].value
+        return None
+
+    def walk(node: ast.AST, arm: int) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)) and not getattr(node, "probe_rest", False):
+            arm = -1  # called from anywhere
+        for j in getattr(node, "probe_variants", ()):
+            found.setdefault(j, arm)
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                current = arm
+                for item in value:
+                    mark = is_hit(item)
+                    if mark is not None:
+                        current = mark
+                    if isinstance(item, ast.AST):
+                        walk(item, current)
+            elif isinstance(value, ast.AST):
+                walk(value, arm)
+
+    walk(tree, -1)
+    return found
+
+
 _RUNTIME = '''
 import ast as __probe_ast__
 import copy as __probe_copy__
@@ -192,6 +471,26 @@ __probe_clock__ = __probe_time__.process_time
 
 def __hit__(k):
     __probe_seen__.add(k)
+
+
+def __probe_op__(j, value, rest, kind=None):
+    # an expression variant: its operand's value in variant j, else the expression's (a
+    # conversion gives its operand back only where it has the type converted to)
+    if __off__ != j:
+        return rest(value)
+    if outgrows(value) or kind is not None and type(value).__name__ != kind:
+        raise __probe_stop__("grow")
+    return value
+
+
+def __probe_arm__(j, test, body, orelse):
+    # a conditional expression: one arm whatever the test in variants j and j + 1
+    if __off__ != j and __off__ != j + 1:
+        return body() if test else orelse()
+    value = body() if __off__ == j else orelse()
+    if outgrows(value):
+        raise __probe_stop__("grow")
+    return value
 
 
 class __probe_stop__(BaseException):
@@ -322,43 +621,117 @@ def _runtime() -> str:
 
 @functools.cache
 def _cover_source() -> str:
-    return inspect.getsource(greedy_cover) + "\n\n" + inspect.getsource(effect_swap)
+    return "\n\n".join(inspect.getsource(f) for f in (greedy_cover, effect_swap, outgrows)) + \
+        f"\n\nMAX_GIVEN_BACK = {MAX_GIVEN_BACK}\n"
+
+
+MAX_GIVEN_BACK = 1 << 24  # a number given back in a variant, at most (its size, for a text or a collection: 10,000)
+
+
+def outgrows(value: object) -> bool:
+    """Whether a value a variant gives back (an operand, or an arm whatever the test) is too
+    large to run on: `n` for `n // 1000`, or a loop's `3 * n + 1` taken on every turn, feeds
+    the next builtin call (`range`, `sum`, `*`, `**`) a size it runs on for minutes, where no
+    loop turn can stop it. The variant is then stopped, which counts as a change: a program
+    whose own numbers are that large is never found idle, and never held up."""
+    kind = type(value)
+    if kind is int or kind is float:
+        return not -MAX_GIVEN_BACK <= value <= MAX_GIVEN_BACK
+    if kind in (str, bytes, list, tuple, set, frozenset, dict):
+        return len(value) > 10_000
+    return False
+    kind = type(value)
+    if kind is int or kind is float:
+        if type(original) not in (int, float, bool):
+            return False
+        big = abs(value)
+        bound = max(abs(original), 256)
+        return big > bound * (1 << GROWTH_BITS) if big == big else False
+    if kind in (str, bytes, list, tuple, set, frozenset, dict):
+        size = len(original) if isinstance(original, (str, bytes, list, tuple, set, frozenset, dict)) else 0
+        return len(value) > (max(size, 64) << GROWTH_BITS)
+    return False
 
 
 @dataclass(frozen=True)
 class Instrumented:
     tree: ast.Module
     arms: list[Arm]
-    variants: list[tuple[int, str]]  # (line, statement text) of each guarded statement
-    # per variant, the mark of the innermost arm holding the statement (-1: a function's top
-    # level): an input whose run never marked that arm never ran the statement, so leaving
-    # it out cannot change that input's output, and the variant need not run on it
+    variants: list[tuple[int, str]]  # (line, text) of each guarded statement, then each idled expression
+    # per variant, the mark of the innermost arm holding the statement or expression (-1: a
+    # function's top level): an input whose run never marked that arm never ran it, so the
+    # variant cannot change that input's output, and need not run on it
     within: list[int]
+    statements: int = 0  # the first `statements` variants are statements
+    pairs: tuple[int, ...] = ()  # j of each conditional expression's two variants (j, j + 1)
+    normalizing: tuple[int, ...] = ()  # variants of normalizing calls (`instrument(normalizers=True)`)
+    singles: int = 0  # variants that leave out one statement (then pairs of them, up to `statements`)
 
 
-def instrument(code: str, max_variants: int = 40) -> Instrumented:
-    """`code` instrumented (marks, turn counters, a guard on each of the first
-    `max_variants` deletable statements, outermost first). It runs with `__hit__(k)`,
-    `__tick__()` and `__off__` defined in its globals (the probe job's runtime, or the
-    builtin generator's self-check in process)."""
+def idle_expressions(found: list[int], statements: int, pairs: tuple[int, ...]) -> list[int]:
+    """Of the variants `found` to change no output, the expressions that are idle (variants
+    from `statements` on): a conditional expression (its variants j, j + 1 for j in `pairs`)
+    only when both of its arms are."""
+    found_set = set(found)
+    single = {j for p in pairs if not {p, p + 1} <= found_set for j in (p, p + 1)}
+    return [j for j in found if j >= statements and j not in single]
+
+
+def instrument(code: str, max_variants: int = 40, target: str = "", max_expressions: int = MAX_EXPRESSIONS,
+               normalizers: bool = False, max_pairs: int = MAX_PAIRS) -> Instrumented:
+    """`code` instrumented: marks, turn counters, a guard on each of the first
+    `max_variants` deletable statements (outermost first: the variants leaving each out),
+    then up to `max_pairs` variants leaving out two of them in one block (nearest first), then
+    up to `max_expressions` expressions that may give an operand back, each able to
+    (innermost first; `target`: the entry's method, never asked; `normalizers`: the
+    data-dependent ones too). It runs with `__hit__(k)`, `__tick__()` and `__off__`
+    defined in its globals (the probe job's runtime, or the builtin generator's self-check in
+    process)."""
     tree = ast.parse(code)
     lines = code.splitlines()
-    variants: list[tuple[int, str]] = []
-    for j, (block, i) in enumerate(_statements(tree)[:max_variants]):
-        stmt = block[i]
-        variants.append((stmt.lineno, lines[stmt.lineno - 1].strip()[:80]))
-        block[i] = _guard(stmt, j)
+    found = _statements(tree)[:max_variants]
+    text = [lines[block[i].lineno - 1].strip() for block, i in found]
+    variants = [(block[i].lineno, t[:80]) for (block, i), t in zip(found, text)]
+    # two statements of one block left out together (`total += 7` ... `total -= 7`; a
+    # sentinel added then removed; a loop adding what the next one takes away): each alone
+    # changes the output. Side by side first, then further apart, up to `max_pairs`
+    placed = {(id(block), i): j for j, (block, i) in enumerate(found)}
+    in_pairs: dict[int, list[int]] = {}
+    paired: list[int] = []  # per pair variant, its first statement
+    widest = max((len(block) for block, _ in found), default=0)
+    for gap in range(1, widest):
+        for j, (block, i) in enumerate(found):
+            k = placed.get((id(block), i + gap))
+            if k is None or len(paired) >= max_pairs:
+                continue
+            p = len(found) + len(paired)
+            paired.append(j)
+            in_pairs.setdefault(j, []).append(p)
+            in_pairs.setdefault(k, []).append(p)
+            variants.append((block[i].lineno, f"{text[j]} / {text[k]}"[:80]))
+    for j, (block, i) in enumerate(found):
+        block[i] = _guard(block[i], j, tuple(in_pairs.get(j, ())))
+    statements = len(variants)
+    exprs = _Expressions(code, statements, target, max_expressions, normalizers)
+    if max_expressions:
+        tree = exprs.visit(tree)
+    variants += exprs.variants
     marks = _Instrument()
     tree = marks.visit(tree)  # every node it adds is placed as it is made
-    return Instrumented(tree, marks.arms, variants, [marks.within.get(j, -1) for j in range(len(variants))])
+    arms = _within_arms(tree) if exprs.variants else {}
+    within = [marks.within.get(j, -1) for j in range(len(found))] + [marks.within.get(j, -1) for j in paired]
+    within += [arms.get(j, -1) for j in range(statements, len(variants))]
+    return Instrumented(tree, marks.arms, variants, within, statements, tuple(exprs.pairs), tuple(exprs.normalizing),
+                        len(found))
 
 
-def build_probe(code: str, max_variants: int = 40) -> Probe:
-    """The driver module for `code`: the runtime and the instrumented copy, one module."""
-    made = instrument(code, max_variants)
+def build_probe(code: str, max_variants: int = 40, target: str = "") -> Probe:
+    """The driver module for `code`: the runtime and the instrumented copy, one module
+    (`target`: the entry's method, whose calls are never idled)."""
+    made = instrument(code, max_variants, target)
     driver = (_runtime() + "\n" + _cover_source() + "\n\n__probe_runtime__ = set(globals()) | {'__probe_runtime__'}\n\n"
               + ast.unparse(made.tree) + "\n")
-    return Probe(driver, made.arms, made.variants, made.within)
+    return Probe(driver, made.arms, made.variants, made.within, made.statements, made.pairs)
 
 
 def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,
@@ -386,12 +759,15 @@ class DynamicFacts:
     arms_untaken: int
     arms: int
     no_viable: bool = False  # no input ran to a result the execution filter would keep
-    unjudged: list[tuple[int, str]] = field(default_factory=list)  # deletions the job's CPU left untried
+    unjudged: list[tuple[int, str]] = field(default_factory=list)  # variants the job's CPU left untried
+    idle: list[tuple[int, str]] = field(default_factory=list)  # expressions whose operand changed no output
 
     def reasons(self) -> list[str]:
         out = ["no_viable_input"] if self.no_viable else []
         if self.deletable:
             out.append("deletable_statement")
+        if self.idle:
+            out.append("idle_expression")
         if self.unjudged:
             out.append("unjudged_statement")
         if self.constant_output:
@@ -416,5 +792,7 @@ def judge(probe: Probe, result: list) -> DynamicFacts:
     branch = [a for a in probe.arms if a.kind in ("if", "else")]  # arms written in the code
     untaken = sum(1 for a in branch if a.mark not in ran)
     no_viable = bool(every_output) and not any(o.startswith("ok:") for o in every_output)
-    return DynamicFacts(list(original), [probe.variants[j] for j in deletable], constant,
-                        deepest_unrun, untaken, len(branch), no_viable, [probe.variants[j] for j in unjudged])
+    idle = idle_expressions(deletable, probe.statements, probe.pairs)
+    return DynamicFacts(list(original), [probe.variants[j] for j in deletable if j < probe.statements], constant,
+                        deepest_unrun, untaken, len(branch), no_viable, [probe.variants[j] for j in unjudged],
+                        [probe.variants[j] for j in idle])

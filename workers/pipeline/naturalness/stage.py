@@ -36,6 +36,7 @@ class GateItem:
     code: str
     entry_point: str
     candidates: list[InputCandidate]  # distinct, in priority order; the first is the teacher's
+    target: str = ""  # the constraint's method (`lower`, `int()`): its own calls are never idled
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,11 @@ class InputChoice:
     @property
     def reject_reason(self) -> str | None:
         return REASON_PREFIX + self.reasons[0] if self.reasons else None
+
+
+def target_name(method: str) -> str:
+    """The name a constraint's method is called by (`int()` -> `int`, `str.lower` -> `lower`)."""
+    return method.removesuffix("()").rpartition(".")[2]
 
 
 def _job(i: int, probe: Probe, item: GateItem, limit: int, max_turns: int, max_chars: int) -> Job:
@@ -79,8 +85,11 @@ def choose(probe: Probe, item: GateItem, result: RunResult, limit: int,
         detail = "every input: " + ", ".join(sorted({_outcome(o) for o in data[3]}))[:300]
     elif "deletable_statement" in reasons:
         detail = "; ".join(f"line {line}: {text}" for line, text in facts.deletable[:3])
+    elif "idle_expression" in reasons:
+        detail = "gives the same outputs as its operand: " + "; ".join(
+            f"line {line}: {text}" for line, text in facts.idle[:3])
     elif "unjudged_statement" in reasons:
-        detail = "the probe's CPU ran out before deleting " + "; ".join(
+        detail = "the probe's CPU ran out before trying " + "; ".join(
             f"line {line}: {text}" for line, text in facts.unjudged[:3])
     else:
         detail = ""
@@ -97,7 +106,7 @@ def gate_inputs(sandbox, items: Sequence[GateItem], limit: int,  # noqa: ANN001
     probes = []
     for item in items:
         try:
-            probes.append(build_probe(item.code))
+            probes.append(build_probe(item.code, target=target_name(item.target)))
         except SyntaxError:
             probes.append(None)
     jobs = [_job(i, probe, item, limit, max_turns, max_result_chars)

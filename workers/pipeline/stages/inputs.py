@@ -44,6 +44,7 @@ class ProgramToSample:
     source: str
     entry_point: str
     call_args: str
+    target: str = ""  # the constraint's method (its own calls are never idled by the gate)
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def make_inputs(teacher: Teacher, sandbox: ProbeRunner, programs: Sequence[Progr
         pools.append(distinct_inputs(candidates, wide + 2) if gate.enabled
                      else distinct_inputs(candidates, spec.inputs_per_program))
     if gate.enabled:
-        items = [GateItem(p.source, p.entry_point, pool) for p, pool in zip(programs, pools)]
+        items = [GateItem(p.source, p.entry_point, pool, p.target) for p, pool in zip(programs, pools)]
         choices = gate_inputs(sandbox, items, spec.inputs_per_program, gate.skip,
                               spec.exec_policy.max_result_chars)
     else:

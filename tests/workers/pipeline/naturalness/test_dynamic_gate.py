@@ -217,3 +217,107 @@ def test_a_program_that_spends_the_probes_cpu_is_not_judged_kept(sb: Sandbox) ->
             "    return total + sum(range(40_000_000)) % 5\n")
     choice = one(sb, code, "[3, 1, 2]", "[5, 5, 9, 0]", "[7]")
     assert choice.reasons == ["unjudged_statement"] and "line 2: xs = list(xs)" in choice.detail
+
+
+# --- expressions that give an operand back, and statements that undo each other ---------
+
+def test_a_conversion_to_the_type_a_value_has_is_an_idle_expression(sb: Sandbox) -> None:
+    code = "def f(xs):\n    total = 0\n    for n in xs:\n        total += int(str(n)) * 2\n    return total\n"
+    choice = one(sb, code, "[1, 5, 9]", "[2]", "[7, 8]")
+    assert choice.reasons == ["idle_expression"] and choice.reject_reason == "unnatural_idle_expression"
+    assert choice.detail.endswith("line 4: int(str(n)) -> n")  # the round trip
+    # other round trips of a text: through its letters, its code points, an f-string
+    for body in ("''.join(list(w))", "chr(ord(w[0])) + w[1:]", "f'{w}'"):
+        trip = f"def f(words):\n    out = []\n    for w in words:\n        out.append({body} + '!')\n    return out\n"
+        choice = one(sb, trip, "['maple', 'fig']", "['kiwi']", "['pear', 'plum']")
+        assert choice.reasons == ["idle_expression"] and f"{body.split(' +')[0]} -> " in choice.detail, body
+    # a conversion the value needs (text to number) is a use
+    parsed = "def f(words):\n    total = 0\n    for w in words:\n        total += int(w) * 2\n    return total\n"
+    assert one(sb, parsed, "['1', '5']", "['2']", "['7', '8']").reasons == []
+    # a conversion of a value of another type is never given back, whatever it feeds
+    tupled = "def f(xs):\n    out = 0\n    for v in tuple(x for x in xs if x > 1):\n        out += v\n    return out\n"
+    assert one(sb, tupled, "[1, 5, 9]", "[2]", "[7, 8]").reasons == []
+
+
+def test_arithmetic_that_gives_its_value_back_is_an_idle_expression(sb: Sandbox) -> None:
+    passthrough = ("def f(xs):\n    offset = 0\n    total = 0\n    for x in xs:\n"
+                   "        total += x + offset\n    return total\n")
+    choice = one(sb, passthrough, "[1, 5, 9]", "[2]", "[7, 8]")
+    assert choice.reasons == ["idle_expression"] and "x + offset -> x" in choice.detail
+    chain = "def f(xs):\n    best = 0\n    for x in xs:\n        best = max(best, x * 2 // 2)\n    return best\n"
+    assert "x * 2 // 2 -> x" in one(sb, chain, "[1, 5, 9]", "[2]", "[7, 8]").detail
+    # the same shapes doing work pass: a name that is not zero, a chain that rounds
+    scaled = ("def f(xs, step):\n    total = 0\n    for x in xs:\n        total += x * step\n"
+              "    return total\n")
+    assert one(sb, scaled, "[1, 5, 9], 3", "[2], 2", "[7, 8], 5").reasons == []
+    rounded = "def f(xs):\n    out = []\n    for x in xs:\n        out.append(x // 10 * 10)\n    return out\n"
+    assert one(sb, rounded, "[15, 27]", "[3]", "[71, 8]").reasons == []
+
+
+def test_a_conditional_expression_is_idle_only_when_both_arms_are(sb: Sandbox) -> None:
+    same = "def f(xs):\n    return [(x if x > 2 else x) * 3 for x in xs]\n"
+    choice = one(sb, same, "[1, 5, 9]", "[2]", "[7, 8]")
+    assert choice.reasons == ["idle_expression"] and "x if x > 2 else x -> x" in choice.detail
+    # an arm no kept input takes is an untaken arm (measured), not an idle expression
+    one_sided = "def f(xs):\n    return [x if x > 0 else -x for x in xs]\n"
+    assert one(sb, one_sided, "[1, 5, 9]", "[2]", "[7, 8]").reasons == []
+    both = "def f(xs):\n    return [x if x > 4 else -x for x in xs]\n"
+    assert one(sb, both, "[1, 5, 9]", "[2]", "[7, 8]").reasons == []
+
+
+def test_a_choice_by_the_targets_own_test_is_the_targets_use(sb: Sandbox) -> None:
+    code = "def f(word):\n    return (word if word.isalpha() else word[1:]).isalpha()\n"
+    args = ("'maple'", "'r2d2'", "'stone'")
+    (plain,) = gate_inputs(sb, [GateItem(code, "f", cands(*args))], 3)
+    (targeted,) = gate_inputs(sb, [GateItem(code, "f", cands(*args), target="isalpha")], 3)
+    assert plain.reasons == ["idle_expression"] and targeted.reasons == []
+
+
+def test_statements_that_undo_each_other_are_deletable_together(sb: Sandbox) -> None:
+    sentinel = ("def f(word):\n    seen = set()\n    seen.add('#')\n    for ch in word:\n"
+                "        seen.add(ch)\n    seen.remove('#')\n    return sorted(seen)\n")
+    choice = one(sb, sentinel, "'maple'", "'stone'", "'kiwi'")
+    assert choice.reasons == ["deletable_statement"]
+    assert "seen.add('#') / seen.remove('#')" in choice.detail
+    undone = ("def f(xs):\n    total = 0\n    for x in xs:\n        total += x\n    for x in xs:\n"
+              "        total -= x\n    for x in xs:\n        total += x * x\n    return total\n")
+    assert one(sb, undone, "[1, 5, 9]", "[2]", "[7, 8]").reasons == ["deletable_statement"]
+    assert one(sb, NATURAL, "[1, 5, 9], 4", "[2], 3", "[7, 8], 1").reasons == []
+
+
+def test_a_variant_that_would_grow_a_value_past_any_size_is_stopped(sb: Sandbox) -> None:
+    """Taking `3 * n + 1` on every turn makes `n` grow threefold a turn, and the helper sums a
+    range of `n` numbers, which no loop turn can stop: the variant is stopped at the size
+    where it would start to cost, counted as a change, and the job ends in good time."""
+    code = ("def steps(n):\n    return sum(range(0, n, 3))\n"
+            "def f(xs):\n    out = []\n    for x in xs:\n        n = x\n        while n > 1:\n"
+            "            out.append(steps(n))\n            n = n // 2 if n % 2 == 0 else 3 * n + 1\n"
+            "    return out\n")
+    from sandbox import Job
+    from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, probe_args
+    probe = build_probe(code)
+    run = sb.run(Job(id="grow", code=probe.code, entry_point=DRIVER,
+                     args=probe_args(probe, "f", ["[6, 7]", "[9]", "[12, 3]"], 3)))
+    assert run.ok and run.cpu_ms < 5000
+    assert one(sb, code, "[6, 7]", "[9]", "[12, 3]").reasons == []
+
+
+def test_expression_variants_run_where_the_expression_stood() -> None:
+    """Each variant evaluates the operand once and first, keeps the scope of names bound in
+    a comprehension, and is filed under the innermost arm holding it; a binding inside an
+    expression (`:=`) or a `super()` call is never moved into the probe's lambda."""
+    from workers.pipeline.naturalness.dynamic import instrument
+    code = ("def f(xs, k):\n    out = []\n    for x in xs:\n        if x > k:\n"
+            "            out.append([int(str(v)) + k for v in range(x)])\n"
+            "        elif (y := x * 2) > k:\n            out.append(y)\n    return out\n")
+    made = instrument(code)
+    texts = {t: w for (_, t), w in zip(made.variants[made.statements:], made.within[made.statements:])}
+    arms = {a.mark: (a.kind, a.line) for a in made.arms}
+    assert set(texts) == {"str(v) -> v", "int(str(v)) -> str(v)", "int(str(v)) -> v", "int(str(v)) + k -> int(str(v))"}
+    assert all(arms[w] == ("if", 4) for w in texts.values())
+    space = {"__hit__": lambda k: None, "__tick__": lambda: None, "__off__": -1,
+             "__probe_op__": lambda j, v, rest, kind=None: v if space["__off__"] == j else rest(v)}
+    exec(compile(made.tree, "<t>", "exec"), space)  # noqa: S102 - our own test program
+    assert space["f"]([3, 1], 2) == [[2, 3, 4]]
+    space["__off__"] = made.statements + list(texts).index("int(str(v)) + k -> int(str(v))")
+    assert space["f"]([3, 1], 2) == [[0, 1, 2]]

@@ -338,6 +338,17 @@ class _Expressions(ast.NodeTransformer):
             return self.lines[node.lineno - 1][node.col_offset:node.end_col_offset].decode(errors="replace")
         return ast.unparse(node)
 
+    def visit_Module(self, node: ast.Module) -> ast.AST:
+        # only code that runs on each call: module and class bodies ran once, at load
+        node.body = [self.visit(stmt) if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else stmt
+                     for stmt in node.body]
+        return node
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.body = [self.visit(stmt) if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else stmt
+                     for stmt in node.body]
+        return node
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         node.body = [self.visit(stmt) for stmt in node.body]  # (not its defaults or decorators)
         return node

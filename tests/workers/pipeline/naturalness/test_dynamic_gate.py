@@ -321,3 +321,6 @@ def test_expression_variants_run_where_the_expression_stood() -> None:
     assert space["f"]([3, 1], 2) == [[2, 3, 4]]
     space["__off__"] = made.statements + list(texts).index("int(str(v)) + k -> int(str(v))")
     assert space["f"]([3, 1], 2) == [[0, 1, 2]]
+    # code that ran once, at load (a module's or a class's own lines), is never a variant
+    loaded = "LIMIT = int(str(5))\nclass C:\n    SIZE = int(str(2))\ndef f(x):\n    return x + LIMIT + C.SIZE\n"
+    assert instrument(loaded).variants == [(5, "x + LIMIT -> x")]

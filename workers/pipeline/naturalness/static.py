@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import inspect
 import re
 import string
 from dataclasses import dataclass
@@ -208,7 +209,24 @@ def _obscured(node: ast.AST) -> str:
     if isinstance(node.func, ast.Attribute) and node.func.attr.startswith("__") \
             and node.func.attr.endswith("__"):  # (`key=xs.__getitem__`, a reference, is an idiom)
         return f"a dunder method called: .{node.func.attr}()"
+    if _through_class(node):
+        return f"a method called through its class: {ast.unparse(node.func)}(...)"
     return ""
+
+
+_BUILTIN_TYPES = {t.__name__: t for t in (str, bytes, list, tuple, dict, set, frozenset, int, float, complex)}
+_METHOD_KIND = type(str.upper)  # an instance method (not `dict.fromkeys`, `str.maketrans`, `int.from_bytes`)
+
+
+def _through_class(node: ast.Call) -> bool:
+    """`str.upper(w)`, `list.append(xs, 4)`: an instance method called through its class on a
+    value (`w.upper()`); `str.format('{}', x)` and `str.join(',', parts)` (a literal first)
+    and references (`key=str.lower`, not calls) are left."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id in _BUILTIN_TYPES and node.args and not isinstance(node.args[0], ast.Constant)):
+        return False
+    return type(inspect.getattr_static(_BUILTIN_TYPES[func.value.id], func.attr, None)) is _METHOD_KIND
 
 
 def _single_turn(loop: ast.For | ast.AsyncFor | ast.While) -> str:

@@ -37,6 +37,8 @@ NATURAL = '''def count_long_words(text, limit):
     ("obscured_code", "def f(s):\n    return getattr(s, 'upper')()\n"),
     ("obscured_code", "def f(x):\n    return x.__add__(1)\n"),
     ("obscured_code", "def f(xs):\n    \u043a = 2\n    return [x * \u043a for x in xs]\n"),
+    ("obscured_code", "def f(w):\n    return str.upper(w) + str.strip(w)[:1]\n"),
+    ("obscured_code", "def f(xs):\n    list.append(xs, 4)\n    return xs\n"),
     ("identity_operation", "def f(x):\n    return -(-x) + 1\n"),
     ("identity_operation", "def f(xs, k):\n    return not not [x for x in xs if x > k]\n"),
     ("identity_operation", "def f(x, k):\n    return min(x, x) + k\n"),
@@ -221,6 +223,10 @@ def test_an_ignored_error_and_a_called_inner_function_are_natural() -> None:
     "def f(xs, k):\n    return sorted(xs)[:k] + [max(xs)]\n",
     "def f(s):\n    return s.strip().lower().title()\n",
     "def f(xs):\n    return list(reversed(sorted(xs)))\n",
+    # a method named through its class as a key, a literal's method, class methods
+    "def f(ws):\n    return sorted(ws, key=str.lower) + list(map(str.strip, ws))\n",
+    "def f(ws, n):\n    return str.join(', ', ws) + str.format('{}', n)\n",
+    "def f(ws):\n    return dict.fromkeys(ws, 0) | {k: 1 for k in ws}\n",
 ])
 def test_what_the_newer_rules_must_keep_accepting(code: str) -> None:
     assert static_findings(code) == []

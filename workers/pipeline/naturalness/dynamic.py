@@ -4,10 +4,14 @@ One sandbox job per program runs one instrumented copy of it: every branch arm a
 body is marked, every loop body counts its turns, and every deletable statement or block is
 guarded by `if __off__ != j:`. With `__off__ = -1` the copy is the program itself (its marks
 say which arms each input reached); with `__off__ = j` it is the program with statement j
-replaced by `pass`. The driver and the copy are one module, so a job compiles once. A deletion that stops a loop from
-advancing ends that variant with an error instead of hanging the job. The job returns plain
-data (output digests, marks); `judge` turns it into findings:
-`deletable_statement` (a deletion changes no output on any input), `unjudged_statement` (the
+replaced by `pass`. Two more kinds of variant share the copy: two statements of one block
+left out together (each alone changes an output, together none: they undo each other), and
+an expression that gives one of its operands back (`int(str(n))` as `n`, `x + offset` as
+`x`; see `_given_back`). The driver and the copy are one module, so a job compiles once. A
+deletion that stops a loop from advancing ends that variant with an error instead of hanging
+the job. The job returns plain data (output digests, marks); `judge` turns it into findings:
+`deletable_statement` (a deletion, of one statement or of a pair, changes no output on any
+input), `idle_expression` (an operand given back changes none), `unjudged_statement` (the
 job's CPU ran out before a deletion could be tried on a kept input: a program heavy enough
 to spend it is not judged, and not kept), `constant_output` (the
 same output for every input), `deepest_block_unrun` (the level's deepest block runs for

@@ -16,10 +16,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from sqlalchemy.exc import InterfaceError as DBInterfaceError
 from sqlalchemy.exc import OperationalError as DBOperationalError
+from sqlalchemy.exc import ProgrammingError as DBProgrammingError
 
 from app.core.config import get_settings
 from app.core.task_names import PING, RESUME_STALLED, STAGE_QUEUES, START_BATCH, START_BATCHES, stage_task
-from app.db.session import session_scope
+from app.db.session import get_engine, session_scope
 from app.synthesis import repository as repo
 from workers.celery_app import celery_app
 from workers.pipeline.lifecycle import BatchStatus
@@ -108,6 +109,14 @@ def resume_stalled() -> list[int]:
     return [batch_id for batch_id, _, _ in resumed] + started
 
 
+def connection_left_in_transaction(exc: BaseException) -> bool:
+    """psycopg refusing the pool's pre-ping (`can't change 'autocommit' now`): a pooled
+    connection came back mid-transaction. Seen once, in a fresh-clone CI run, while Redis
+    restarted under a running batch; the connection's state, not the batch's fault, so the
+    chunk is retried on fresh connections instead of failing the batch."""
+    return isinstance(exc, DBProgrammingError) and "can't change 'autocommit' now" in str(exc)
+
+
 class StageTask(Task):
     """A stage that fails for good on an error that is not transient marks its batch failed
     with the reason, instead of leaving it running forever."""
@@ -121,13 +130,25 @@ class StageTask(Task):
                             error=f"{self.name} slots {args[1:]}: {type(exc).__name__}: {exc}"[:2000])
 
 
+def run_stage(runner, batch_id: int, start: int, end: int) -> int:  # noqa: ANN001 - a RUNNERS entry
+    """One stage of slots [start, end); a pooled connection left mid-transaction retries the
+    chunk on fresh connections (`RetryChunk`) instead of failing the batch."""
+    try:
+        return runner(_scope, stage_deps(get_settings()), batch_id, range(start, end))
+    except DBProgrammingError as exc:
+        if not connection_left_in_transaction(exc):
+            raise
+        get_engine(get_settings().database_url).dispose()  # (its pooled connections too)
+        raise RetryChunk(f"a pooled database connection was left in a transaction: {exc}"[:500]) from exc
+
+
 def _stage_task(stage: str):
     runner = RUNNERS[stage]
 
     @celery_app.task(name=stage_task(stage), bind=True, base=StageTask, autoretry_for=TRANSIENT,
                      retry_backoff=2, retry_backoff_max=120, retry_jitter=True, max_retries=12)
     def run(self: Task, batch_id: int, start: int, end: int) -> int:
-        return runner(_scope, stage_deps(get_settings()), batch_id, range(start, end))
+        return run_stage(runner, batch_id, start, end)
 
     run.__doc__ = f"Stage `{stage}` of slots [start, end) of a batch."
     return run

@@ -17,7 +17,7 @@ block that never runs, an input that raises, a run longer than `MAX_STEPS` trace
 score the draw; the generator keeps the first clean draw, else the lowest score. The
 programs are the generator's own templates; a loop-turn cap and a size guard on the locals
 (at every loop turn, and at every line while counting steps) stop a deletion variant that
-would let a value grow without bound, and `dynamic.outgrows` a value given back that would.
+would let a value grow without bound, and `dynamic.may_give_back` a value given back that would.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, greedy_cover
 from workers.pipeline.input_synthesis import synthesize_inputs
-from workers.pipeline.naturalness.dynamic import MAX_EXPRESSIONS, MAX_PAIRS, idle_expressions, instrument, outgrows
+from workers.pipeline.naturalness.dynamic import MAX_EXPRESSIONS, MAX_PAIRS, idle_expressions, instrument, may_give_back
 
 CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
@@ -151,7 +151,7 @@ class _Runner:
     def _op(self, j: int, value, rest, kind=None):  # noqa: ANN001, ANN202 - an expression variant (dynamic.OP)
         if self.space["__off__"] != j:
             return rest(value)
-        if outgrows(value) or kind is not None and type(value).__name__ != kind:
+        if not may_give_back(value, kind):
             raise _Stop
         return value
 
@@ -160,7 +160,7 @@ class _Runner:
         if off != j and off != j + 1:
             return body() if test else orelse()
         value = body() if off == j else orelse()
-        if outgrows(value):
+        if not may_give_back(value):
             raise _Stop
         return value
 

@@ -334,7 +334,7 @@ class _Expressions(ast.NodeTransformer):
         self.variants: list[tuple[int, str]] = []
         self.pairs: list[int] = []  # j of each conditional expression's (j, j + 1)
         self.normalizing: list[int] = []  # variants of normalizers (asked only with `normalizers`)
-        self.unsafe: set[int] = set()  # ids of nodes holding a binding, a yield or a lambda
+        self.unsafe = 0  # nodes seen holding a binding, a yield or a lambda (an ancestor holds one too)
 
     def text(self, node: ast.expr) -> str:
         """`node`'s source (its positions are the parsed code's: taken before any change)."""
@@ -374,11 +374,11 @@ class _Expressions(ast.NodeTransformer):
         if len(kinds) > self.limit - len(self.variants):
             kinds = ()
         texts = [f"{self.text(node)} -> {self.text(_operand(node, k))}" for k in kinds]
-        before = len(self.unsafe)
+        before = self.unsafe
         node = super().generic_visit(node)
-        if len(self.unsafe) > before or isinstance(node, _UNSAFE) or (
+        if self.unsafe > before or isinstance(node, _UNSAFE) or (
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"):
-            self.unsafe.add(id(node))  # (ids of live nodes; only a count is read)
+            self.unsafe += 1
             return node
         line = getattr(node, "lineno", 1)
         converts = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
@@ -493,7 +493,7 @@ def __probe_op__(j, value, rest, kind=None):
     # conversion gives its operand back only where it has the type converted to)
     if __off__ != j:
         return rest(value)
-    if outgrows(value) or kind is not None and type(value).__name__ != kind:
+    if not may_give_back(value, kind):
         raise __probe_stop__("grow")
     return value
 
@@ -503,7 +503,7 @@ def __probe_arm__(j, test, body, orelse):
     if __off__ != j and __off__ != j + 1:
         return body() if test else orelse()
     value = body() if __off__ == j else orelse()
-    if outgrows(value):
+    if not may_give_back(value):
         raise __probe_stop__("grow")
     return value
 
@@ -636,11 +636,18 @@ def _runtime() -> str:
 
 @functools.cache
 def _cover_source() -> str:
-    return "\n\n".join(inspect.getsource(f) for f in (greedy_cover, effect_swap, outgrows)) + \
+    return "\n\n".join(inspect.getsource(f) for f in (greedy_cover, effect_swap, outgrows, may_give_back)) + \
         f"\n\nMAX_GIVEN_BACK = {MAX_GIVEN_BACK}\n"
 
 
 MAX_GIVEN_BACK = 1 << 24  # a number given back in a variant, at most (its size, for a text or a collection: 10,000)
+
+
+def may_give_back(value: object, kind: str | None = None) -> bool:
+    """Whether a variant may give `value` back: not too large to run on (`outgrows`) and, for
+    a conversion (`kind`: the type it converts to), of that type already. Else the variant
+    is stopped, which counts as a change (the probe's runtime and the builtin self-check)."""
+    return not outgrows(value) and (kind is None or type(value).__name__ == kind)
 
 
 def outgrows(value: object) -> bool:

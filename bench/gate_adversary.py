@@ -1,13 +1,14 @@
-"""The naturalness gate against an adversary: 165 padded programs (junk that changes no
+"""The naturalness gate against an adversary: 164 padded programs (junk that changes no
 output, written to slip past the static rules: no-op round trips, cancelling arithmetic,
 pass-through bindings, statements that undo each other, tautological tests, ...), 15
-natural controls and 5 defensive borderline programs (`bench/corpus/gate_adversary.py`),
+natural controls and 6 defensive borderline programs (`bench/corpus/gate_adversary.py`),
 run through the static rules and the probe in the real sandbox as the pipeline runs them:
-the teacher's call first, then 12 type-directed candidates, 3 inputs kept. Prints how many
+the teacher's call first, then 12 type-directed candidates and up to 8 boundary inputs
+(`--no-edges`: none, as before they were offered), 3 inputs kept. Prints how many
 padded programs pass, per family (lower is better), and every natural program the gate
 turns away (0 is the target).
 
-    python -m bench.gate_adversary [--family F] [--no-clean] [--quiet]
+    python -m bench.gate_adversary [--family F] [--no-clean] [--no-edges] [--quiet]
 
 Per program: family, kind, PASS or the rejection reasons (static / dynamic, with the
 dynamic detail). For junk, the de-junked version is gated too (it should pass: a
@@ -27,8 +28,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.corpus.gate_adversary import CORPUS  # noqa: E402
 from sandbox import Limits, Sandbox  # noqa: E402
 from workers.pipeline import seeds  # noqa: E402
-from workers.pipeline.input_synthesis import synthesize_inputs  # noqa: E402
-from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, parse_literal_args  # noqa: E402
+from workers.pipeline.input_synthesis import EDGE_CANDIDATES, candidate_pool  # noqa: E402
+from workers.pipeline.inputs import InputCandidate, parse_literal_args  # noqa: E402
 from workers.pipeline.naturalness.gate import static_reasons  # noqa: E402
 from workers.pipeline.naturalness.stage import GATE_CANDIDATES, GateItem, gate_inputs  # noqa: E402
 
@@ -36,14 +37,9 @@ RUN_SEED = 7
 LIMIT = 3  # inputs kept per program
 
 
-def candidates(args: str, slot: int) -> list[InputCandidate]:
+def candidates(args: str, slot: int, edges: int = EDGE_CANDIDATES) -> list[InputCandidate]:
     """As workers/pipeline/stages/inputs.py builds the pool (no LLM mutation)."""
-    pool = [InputCandidate(args, "teacher")]
-    try:
-        pool += synthesize_inputs(args, GATE_CANDIDATES, seed=seeds.input_synthesis_seed(RUN_SEED, slot))
-    except UnsupportedArguments:
-        pass
-    return distinct_inputs(pool, GATE_CANDIDATES + 2)
+    return candidate_pool(args, GATE_CANDIDATES, seeds.input_synthesis_seed(RUN_SEED, slot), edges=edges)
 
 
 def run_local(code: str, entry: str, args: str) -> str:
@@ -71,11 +67,12 @@ def main() -> int:
     ap.add_argument("--no-clean", action="store_true", help="do not gate the de-junked versions")
     ap.add_argument("--quiet", action="store_true", help="only the summary")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--no-edges", action="store_true", help="offer no boundary inputs (the pool before they were)")
     opts = ap.parse_args()
 
     slots = [k for k, e in enumerate(CORPUS) if not opts.family or e["family"] == opts.family]
     entries = [CORPUS[k] for k in slots]
-    pools = [candidates(e["args"], slot) for slot, e in zip(slots, entries)]  # (slot: place in CORPUS)
+    pools = [candidates(e["args"], slot, 0 if opts.no_edges else EDGE_CANDIDATES) for slot, e in zip(slots, entries)]  # (slot: place in CORPUS)
 
     # sanity: every program runs on its own call; junk == de-junked on every candidate
     problems: dict[int, list[str]] = collections.defaultdict(list)

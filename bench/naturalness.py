@@ -1,7 +1,7 @@
 """Naturalness of a builtin batch: the issue-15 table, per level, targets beside figures.
 
 600 programs over C1-C6 (the batch's own grid), each with 3 inputs: the teacher's call plus
-type-directed inputs, chosen coverage-first among the gate's candidates (GATE_CANDIDATES) as the gated pipeline does
+type-directed inputs and boundary inputs, chosen coverage-first among the gate's candidates (GATE_CANDIDATES, EDGE_CANDIDATES) as the gated pipeline does
 (`--inputs pipeline`: the first 3 distinct, as the pipeline without the gate takes them).
 Every program runs in the sandbox once, in the naturalness gate's probe job (marks on every
 candidate, the choice, ablation variants on the kept inputs). Branch arms are the if / elif
@@ -54,14 +54,13 @@ from sandbox import Job, Sandbox
 from training.normalize import normalized_hash
 from workers.pipeline.builtin import generate_program
 from workers.pipeline.constraints import LEVELS, load_catalog
-from workers.pipeline.inputs import InputCandidate, distinct_inputs
 from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, judge, probe_args
 from workers.pipeline.naturalness.stage import GATE_CANDIDATES, target_name
 from workers.pipeline.naturalness.static import TRICKS, loop_facts, static_findings
 from workers.pipeline import seeds
 from workers.pipeline.batch_spec import BatchSpec
 from workers.pipeline.grid import batch_constraints
-from workers.pipeline.input_synthesis import synthesize_inputs
+from workers.pipeline.input_synthesis import EDGE_CANDIDATES, candidate_pool
 
 # (row, benchmark code figure from the issue, target, direction)
 ROWS = [
@@ -208,11 +207,10 @@ def measure(args: argparse.Namespace) -> None:
     programs = [generate_program(c, args.seed, i, catalog) for i, c in enumerate(cells)]
     gen_s = time.perf_counter() - started
     wide = GATE_CANDIDATES if args.inputs == "coverage" else plan.inputs_per_program
-    candidates = []
-    for i, prog in enumerate(programs):
-        cands = [InputCandidate(prog.args, "teacher")]
-        cands += synthesize_inputs(prog.args, wide, seed=seeds.input_synthesis_seed(args.seed, i), bounds=plan.bounds)
-        candidates.append(distinct_inputs(cands, wide + 1))
+    # as the inputs stage builds the pool (no LLM mutation; boundary inputs with the gate)
+    candidates = [candidate_pool(prog.args, wide, seeds.input_synthesis_seed(args.seed, i), plan.bounds,
+                                 edges=EDGE_CANDIDATES if args.inputs == "coverage" else 0)
+                  for i, prog in enumerate(programs)]
     probes = [build_probe(p.code, target=target_name(c.method)) for c, p in zip(cells, programs)]
     sb = Sandbox()
     started = time.perf_counter()
@@ -337,6 +335,9 @@ def measure(args: argparse.Namespace) -> None:
         print(f"most repeated line shapes, {lv} ({per[lv]['programs']} programs):")
         for n, shape in line_shapes(codes[lv], args.shapes):
             print(f"  {n:4d}  {shape}")
+    origins = Counter(pools[i][k].origin for i in range(len(programs)) for k in kept[i])
+    print("kept inputs by origin:", ", ".join(f"{o} {n / max(1, sum(origins.values())):.1%}"
+                                              for o, n in origins.most_common()))
     if steps:
         pick = lambda q: steps[min(len(steps) - 1, int(q * len(steps)))]  # noqa: E731
         print(f"trace steps per execution ({len(steps)} traced runs on the kept inputs): "

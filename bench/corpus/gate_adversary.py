@@ -304,14 +304,16 @@ def word_lengths(text):
         out.append(len(w.strip()))
     return out
 """, [("w.strip()", "w")], "strip() of split() words")
-J(F, "count_vowels", "'banana'", """
+# (was junk, "lower() of lower-case data", until the boundary inputs offered 'BANANA':
+# a normalizer that only an upper-case input shows)
+C("count_vowels", "'banana'", """
 def count_vowels(word):
     n = 0
     for ch in word.lower():
         if ch in 'aeiou':
             n += 1
     return n
-""", [("word.lower()", "word")], "lower() of lower-case data")
+""", kind="borderline", note="lower() of the word; only an upper-case input shows it")
 J(F, "dashed", "['red', 'green', 'blue']", """
 def dashed(words):
     out = []

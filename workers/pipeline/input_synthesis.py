@@ -10,7 +10,17 @@ its arguments grown to the reference lengths, then one edited by one item (dropp
 replaced; a character, a number moved by one), one made an item or a piece of another (the
 word a list holds, a slice of a text), or one made a copy, or a one-item-changed copy, of
 another of the same kind. The coverage-first choice downstream keeps the ones that
-reach other outputs."""
+reach other outputs.
+
+Neither kind reaches the cases a careful program guards (`if not xs: return 0`, `if
+len(set(xs)) < 2: return None`, `word = word.lower()`): draws keep the reference lengths
+and the call's alphabet. The probe would call such a guard deletable, though a person
+writes it on purpose. `edge_inputs` therefore adds, after the drawn ones, the call with one
+argument pushed to a boundary, as a fuzzer's list of interesting values does: a container
+or text emptied, its items made all equal, a text's case changed, outer blanks or a blank
+inside added, a number made 0, negated or moved past a container's length or its largest
+item. They are offered, not forced: the choice keeps one only where it reaches an arm or an
+output the others do not, and one that raises is never kept while others run."""
 
 from __future__ import annotations
 
@@ -19,7 +29,8 @@ import string
 from itertools import chain
 from typing import Any
 
-from workers.pipeline.inputs import InputCandidate, SizeBounds, distinct_inputs, format_args, parse_literal_args
+from workers.pipeline.inputs import (InputCandidate, SizeBounds, UnsupportedArguments, distinct_inputs, format_args,
+                                     parse_literal_args)
 
 _ALPHABETS = (string.ascii_lowercase, string.ascii_letters + string.digits, "abcde", "xyz ,.-")
 
@@ -244,6 +255,94 @@ def _neighbour(values: tuple, rng: random.Random, bounds: SizeBounds) -> tuple:
     k = rng.randrange(len(values))
     values[k] = _edit(values[k], rng, bounds)
     return tuple(values)
+
+
+EDGE_CANDIDATES = 8  # boundary values offered per program, after the drawn candidates
+
+
+def _edges_of(value: Any, others: list) -> list:
+    """`value` pushed to the boundaries a program may guard, most telling first (`others`:
+    the call's other arguments, which a number may be compared with)."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, (int, float)):
+        zero = type(value)(0)
+        out = [zero, -value] if value else [type(value)(1)]
+        for other in others:
+            if isinstance(other, (str, list, tuple, set, frozenset, dict)) and not isinstance(value, float):
+                out.append(len(other) + 1)  # past the end: a clamp, a too-large k
+            numbers = [v for v in other if isinstance(v, (int, float)) and not isinstance(v, bool)] \
+                if isinstance(other, (list, tuple, set, frozenset)) else []
+            if numbers:
+                out.append(type(value)(max(numbers) + 1))  # above every item: a filter that keeps none
+        return out
+    if isinstance(value, str):
+        if len(value) < 2:
+            return [value.swapcase()] if value.isalpha() else []
+        out = [""]
+        if any(c.islower() for c in value):
+            out.append(value.upper())
+        elif any(c.isupper() for c in value):
+            out.append(value.lower())
+        out.append(f" {value} ")
+        if " " not in value:
+            out.append(value[:len(value) // 2] + " " + value[len(value) // 2:])
+        out.append(value[0] * len(value))
+        return out
+    if isinstance(value, tuple) and (len(value) < 3 or len({type(v) for v in value}) > 1):
+        return []  # a record: its arity is its type
+    if isinstance(value, (list, tuple)):
+        out = [type(value)()]
+        if len(value) >= 2:
+            out.append(type(value)([value[0]] * len(value)))
+            try:
+                ordered = sorted(value)
+            except TypeError:
+                ordered = None
+            if ordered is not None and ordered != list(value):
+                out.append(type(value)(ordered))
+        return out
+    if isinstance(value, (set, frozenset)):
+        return [type(value)()]
+    if isinstance(value, dict):
+        out: list = [{}]
+        if len(value) >= 2:
+            first = next(iter(value.values()))
+            out.append({k: first for k in value})
+        return out
+    return []
+
+
+def edge_inputs(args: str, limit: int = EDGE_CANDIDATES, bounds: SizeBounds | None = None) -> list[InputCandidate]:
+    """Up to `limit` boundary inputs for the call `args` (see the module's doc): each changes
+    one argument of the call (its containers grown to the reference lengths), taken in turn
+    over the arguments so that every argument gets its most telling ones first.
+    Deterministic; raises UnsupportedArguments when `args` are not literals."""
+    bounds = bounds or SizeBounds()
+    values = [_grown(v, random.Random(f"edge:{args}:{k}"), bounds) for k, v in enumerate(parse_literal_args(args))]
+    per_argument = [_edges_of(v, values[:k] + values[k + 1:]) for k, v in enumerate(values)]
+    found = []
+    for rank in range(max(map(len, per_argument), default=0)):
+        for k, edges in enumerate(per_argument):
+            if rank < len(edges):
+                found.append(InputCandidate(format_args((*values[:k], edges[rank], *values[k + 1:])), "boundary"))
+    return distinct_inputs((c for c in found if c.args != args), limit)
+
+
+def candidate_pool(call: str, count: int, seed: int, bounds: SizeBounds | None = None,
+                   mutated: str | None = None, edges: int = EDGE_CANDIDATES) -> list[InputCandidate]:
+    """The distinct inputs a program's kept ones are chosen from, in priority order: the
+    teacher's call, the LLM's mutation of it, `count` type-directed draws, then up to `edges`
+    boundary inputs. Arguments that are not literals give the call and the mutation alone."""
+    pool = [InputCandidate(call, "teacher")]
+    if mutated:
+        pool.append(InputCandidate(mutated, "llm_mutation"))
+    try:
+        pool += synthesize_inputs(call, count, seed=seed, bounds=bounds)
+        pool += edge_inputs(call, edges, bounds) if edges else []
+    except UnsupportedArguments:
+        pass
+    return distinct_inputs(pool, len(pool))
 
 
 def synthesize_inputs(args: str, count: int, seed: int, bounds: SizeBounds | None = None) -> list[InputCandidate]:

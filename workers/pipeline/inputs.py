@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-INPUT_ORIGINS = ("teacher", "llm_mutation", "synthesized")
+INPUT_ORIGINS = ("teacher", "llm_mutation", "synthesized", "boundary")
 
 
 @dataclass(frozen=True)
@@ -144,9 +144,12 @@ def effect_swap(chosen: list, viable: list, deletable: list, variants: int, diff
     on the `chosen` inputs; `differs(j, c)` says whether variant j changes input c's output
     (False where unsure). While some variant is deletable, a kept input other than the
     teacher's call (index 0) is replaced by another viable one on which a deletable variant
-    changes the output, where the swap reaches every mark the kept inputs reached, keeps as
-    many distinct outputs and leaves fewer variants deletable (a variant only the dropped
-    input told apart must be told apart by the new one); the swap leaving fewest is taken.
+    changes the output, where the swap reaches every mark the kept inputs reached, keeps 2
+    distinct outputs or more (as many as before where that was fewer) and leaves fewer
+    variants deletable (a variant only the dropped input told apart must be told apart by
+    the new one); the swap leaving fewest is taken, then the one keeping most outputs. (A
+    case-changing guard `w = w.lower()` is shown only by an input that differs from another
+    in case alone, and so gives an output another kept input gives too.)
     A statement that matters only on some inputs is then shown on one, not called dead.
     Self-contained: the probe job runs this same code."""
     chosen, deletable = sorted(chosen), sorted(deletable)
@@ -168,14 +171,14 @@ def effect_swap(chosen: list, viable: list, deletable: list, variants: int, diff
             for p in (p for p in chosen if p != 0):
                 rest = [k for k in chosen if k != p]
                 new = rest + [c]
-                if not reached <= set().union(*(set(marks[k]) for k in new)) \
-                        or len({outputs[k] for k in new}) < shown:
+                distinct = len({outputs[k] for k in new})
+                if not reached <= set().union(*(set(marks[k]) for k in new)) or distinct < min(shown, 2):
                     continue
                 lost = {j for j in range(variants) if j not in deletable and tells(j, p)
                         and not any(tells(j, k) for k in rest) and not tells(j, c)}
                 left = len(deletable) - len(fixed) + len(lost)
-                if left < len(deletable) and (best is None or left < best[0]):
-                    best = (left, sorted(new), sorted((set(deletable) - fixed) | lost))
+                if left < len(deletable) and (best is None or (left, -distinct) < best[0]):
+                    best = ((left, -distinct), sorted(new), sorted((set(deletable) - fixed) | lost))
         if best is None:
             break
         _, chosen, deletable = best

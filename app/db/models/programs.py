@@ -54,7 +54,7 @@ class Execution(Base):
     program_id: Mapped[int] = mapped_column(ForeignKey("programs.id", ondelete="CASCADE"))
     args_source: Mapped[str] = mapped_column(Text)
     args_hash: Mapped[str] = mapped_column(String(64))  # sha256 of args_source
-    input_origin: Mapped[str] = mapped_column(String(24))  # teacher | llm_mutation | synthesized
+    input_origin: Mapped[str] = mapped_column(String(24))  # teacher | llm_mutation | synthesized | boundary
     hash_seed: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(24))  # sandbox status
     result: Mapped[dict[str, Any] | None]  # typed value

@@ -20,11 +20,11 @@ from workers.pipeline.arg_mutation import (
     sample_reference_values,
 )
 from workers.pipeline.batch_spec import BatchSpec
-from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, args_hash, distinct_inputs
+from workers.pipeline.inputs import args_hash
 from workers.pipeline.mutation import mutate_program
 from workers.pipeline.naturalness.stage import GATE_CANDIDATES, GateItem, InputChoice, gate_inputs
 from workers.pipeline.records import ChatRequest, Completion
-from workers.pipeline.input_synthesis import synthesize_inputs
+from workers.pipeline.input_synthesis import EDGE_CANDIDATES, candidate_pool
 from workers.pipeline.teachers.base import Teacher, complete_all_sync
 
 
@@ -118,18 +118,13 @@ def make_inputs(teacher: Teacher, sandbox: ProbeRunner, programs: Sequence[Progr
             llm_args[program.slot] = parse_mutation(text, program.entry_point) if text else None
     gate = spec.naturalness
     wide = max(GATE_CANDIDATES, spec.inputs_per_program) if gate.enabled else spec.inputs_per_program
-    pools = []
-    for program in programs:
-        candidates = [InputCandidate(program.call_args, "teacher")]
-        if llm_args.get(program.slot):
-            candidates.append(InputCandidate(llm_args[program.slot], "llm_mutation"))
-        try:
-            candidates += synthesize_inputs(program.call_args, wide,
-                                            seed=seeds.input_synthesis_seed(seed, program.slot), bounds=spec.bounds)
-        except UnsupportedArguments:
-            pass
-        pools.append(distinct_inputs(candidates, wide + 2) if gate.enabled
-                     else distinct_inputs(candidates, spec.inputs_per_program))
+    # with the gate, the coverage-first choice takes from the whole pool (boundary inputs
+    # included); without it, the first inputs in priority order are kept
+    pools = [candidate_pool(program.call_args, wide, seeds.input_synthesis_seed(seed, program.slot), spec.bounds,
+                            mutated=llm_args.get(program.slot), edges=EDGE_CANDIDATES if gate.enabled else 0)
+             for program in programs]
+    if not gate.enabled:
+        pools = [pool[:spec.inputs_per_program] for pool in pools]
     if gate.enabled:
         items = [GateItem(p.source, p.entry_point, pool, p.target) for p, pool in zip(programs, pools)]
         choices = gate_inputs(sandbox, items, spec.inputs_per_program, gate.skip,

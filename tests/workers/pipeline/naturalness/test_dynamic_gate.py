@@ -197,6 +197,11 @@ def test_effect_swap_keeps_marks_outputs_and_what_the_dropped_input_showed() -> 
     # the teacher's call (index 0) is never dropped, and equal outputs count against a swap
     assert effect_swap([0, 1], [0, 1, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "c", "b"]) == ([0, 3], [])
     assert effect_swap([0, 1], [0, 1, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "c", "a"]) == ([0, 1], [0])
+    # with three kept, a swap may repeat an output while two distinct ones stay (an input
+    # that differs from another in case alone shows a `.lower()`), but never down to one
+    assert effect_swap([0, 1, 2], [0, 1, 2, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "c", "a"]) == ([0, 2, 3], [])
+    assert effect_swap([0, 1, 2], [0, 1, 2, 3], [0], 1, differs, [[0]] * 4, ["a", "a", "c", "a"]) == ([0, 2, 3], [])
+    assert effect_swap([0, 1, 2], [0, 1, 2, 3], [0], 1, differs, [[0]] * 4, ["a", "b", "a", "a"]) == ([0, 1, 3], [])
 
 
 def test_every_run_starts_from_the_module_state_as_loaded(sb: Sandbox) -> None:

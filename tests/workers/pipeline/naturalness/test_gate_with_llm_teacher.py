@@ -92,3 +92,34 @@ def test_unnatural_programs_are_rejected_with_their_reasons_and_natural_ones_kep
         results = s.scalars(select(Execution.result).where(Execution.id.in_([x.execution_id for x in samples])))
         assert len({r["repr"] for r in results}) >= 2  # coverage-first inputs: distinct outputs
     assert "unnatural_dead_store" in out.stdout + out.stderr
+
+
+GUARDED = '''def tidy(text, old):
+    if not text.strip():
+        return 'empty'
+    return text.replace(old, '').replace('-', ' ').title()
+
+print(tidy('a-b cab b-c', 'b'))'''
+
+
+def test_a_guard_clause_is_kept_with_the_boundary_input_that_reaches_it(tmp_path: Path) -> None:
+    """No drawn input is blank, so the guard alone would look deletable; the blank
+    boundary input reaches it, is kept, and the program passes the gate."""
+    with FakeOpenAIServer(responder=lambda request: [f"```python\n{GUARDED}\n```"] * request.n) as server:
+        teachers = {"llm": {"kind": "openai", "base_url": server.base_url, "model": "coder-30b",
+                            "backoff_base_s": 0.01, "max_retries": 1, "request_timeout_s": 5}}
+        out = subprocess.run(
+            [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "1", "--levels", "C3",
+             "--types", "str", "--methods", "replace", "--teacher", "llm", "--no-llm-mutation",
+             "-k", "3", "--seed", "8"],  # (seed 8 draws the blueprint `if`)
+            env=service_env(EXECSYNTH_DATA_DIR=str(tmp_path), EXECSYNTH_TEACHERS=json.dumps(teachers), COLUMNS="200"),
+            capture_output=True, text=True, timeout=300,
+        )
+    assert out.returncode == 0, out.stderr[-2000:]
+    with Session(create_engine(f"sqlite:///{tmp_path / 'execsynth.sqlite3'}")) as s:
+        (program,) = s.scalars(select(Program).where(Program.variant == 0)).all()
+        assert program.reject_reason is None and program.status == "kept"
+        samples = s.scalars(select(Sample).where(Sample.program_id == program.id)).all()
+        by_origin = {x.input_origin: x.args_source for x in samples}
+        assert set(by_origin) == {"teacher", "synthesized", "boundary"}, by_origin
+        assert not by_origin["boundary"].split(",")[0].strip(" '\"")  # the blank text

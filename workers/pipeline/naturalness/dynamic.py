@@ -235,14 +235,16 @@ def _constant(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant)
 
 
-def _given_back(node: ast.expr, target: str, normalizers: bool) -> tuple[str, ...]:
+def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """Which operands `node` may give back unchanged (none: not a candidate): `arg0` /
     `arg1` (a call's argument), `inner` (the argument of the call a conversion converts: a
     round trip), `fvalue` (the one value an f-string formats), `receiver` (a method's),
     `left` / `right` / `first` (the value an arithmetic chain starts from), `body` /
     `orelse` (a conditional expression's arms, idle only together: one arm no input needs
     is an arm untaken, measured as branch arms are). `target`: the entry's own function,
-    method or operator (`+`, `//=`), whose uses are the point of the program."""
+    method or operator (`+`, `//=`), whose uses are the point of the program. `helpers`:
+    the program's own functions, whose call may give its first argument back (`_norm(n)`,
+    `clamp(n, 0, 1000)` whose bounds never bite)."""
     if isinstance(node, ast.Call):
         func = node.func
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
@@ -251,6 +253,8 @@ def _given_back(node: ast.expr, target: str, normalizers: bool) -> tuple[str, ..
             name, count = func.id, len(node.args)
             if count == 1 and name in SAME_TYPE_CALLS:  # and a round trip: `int(str(n))` -> `n`
                 return ("arg0", "inner") if _one_arg_call(node.args[0]) else ("arg0",)
+            if count and name in helpers:
+                return ("arg0",)
             if count == 1 and normalizers and name in NORMALIZING_CALLS:
                 return ("arg0",)
             if normalizers and name in ("min", "max") and count == 2:  # a clamp by a constant
@@ -286,6 +290,21 @@ def _calls(node: ast.expr, name: str) -> bool:
     """Whether `node` calls a function or method named `name`."""
     return any(isinstance(n, ast.Call) and (isinstance(n.func, ast.Name) and n.func.id == name
                                             or isinstance(n.func, ast.Attribute) and n.func.attr == name)
+               for n in ast.walk(node))
+
+
+def _holds_target(node: ast.AST, target: str) -> bool:
+    """Whether `node` may use the target: a call of it by name, or (an operator, a
+    comparison, an index or a slice) any node of that kind; no target: never."""
+    if not target:
+        return False
+    if target.isidentifier():
+        return _calls(node, target)
+    op = target.removesuffix("=") if target not in ("==", "!=", "<=", ">=") else target
+    kinds = {ast.Subscript} if target.startswith(("[", "d[")) else \
+        {ast.Compare} if op in ("<", "<=", ">", ">=", "==", "!=", "in", "not in") else {ast.BinOp, ast.AugAssign}
+    return any(isinstance(n, tuple(kinds)) and (not isinstance(n, (ast.BinOp, ast.AugAssign))
+                                                or _OPERATORS.get(type(n.op)) == op)
                for n in ast.walk(node))
 
 
@@ -335,6 +354,9 @@ class _Expressions(ast.NodeTransformer):
         self.pairs: list[int] = []  # j of each conditional expression's (j, j + 1)
         self.normalizing: list[int] = []  # variants of normalizers (asked only with `normalizers`)
         self.unsafe = 0  # nodes seen holding a binding, a yield or a lambda (an ancestor holds one too)
+        # the module's functions that do not use the target (set by visit_Module): a C6
+        # helper holding the target's use is the target's, and is never idled either
+        self.helpers: frozenset[str] = frozenset()
 
     def text(self, node: ast.expr) -> str:
         """`node`'s source (its positions are the parsed code's: taken before any change)."""
@@ -344,6 +366,8 @@ class _Expressions(ast.NodeTransformer):
 
     def visit_Module(self, node: ast.Module) -> ast.AST:
         # only code that runs on each call: module and class bodies ran once, at load
+        self.helpers = frozenset(stmt.name for stmt in node.body if isinstance(stmt, ast.FunctionDef)
+                                 and not _holds_target(stmt, self.target))
         node.body = [self.visit(stmt) if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else stmt
                      for stmt in node.body]
         return node
@@ -370,7 +394,7 @@ class _Expressions(ast.NodeTransformer):
         return j
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        kinds = _given_back(node, self.target, self.normalizers) if isinstance(node, ast.expr) else ()
+        kinds = _given_back(node, self.target, self.normalizers, self.helpers) if isinstance(node, ast.expr) else ()
         if len(kinds) > self.limit - len(self.variants):
             kinds = ()
         texts = [f"{self.text(node)} -> {self.text(_operand(node, k))}" for k in kinds]
@@ -418,7 +442,7 @@ class _Expressions(ast.NodeTransformer):
             args = [ast.Constant(j), operand, rest]
             if kind in ("arg0", "inner") and converts in SAME_TYPE_CALLS or kind == "fvalue" or joins:
                 args.append(ast.Constant(SAME_TYPE_CALLS.get(converts, "str")))
-            elif isinstance(node, ast.Call):
+            elif isinstance(node, ast.Call) and converts not in self.helpers:
                 self.normalizing.append(j)
             node = _located(ast.Call(ast.Name(OP, ast.Load()), args, []), line)
             node.probe_kind, node.probe_variants = kind, (j,)
@@ -661,17 +685,6 @@ def outgrows(value: object) -> bool:
         return not -MAX_GIVEN_BACK <= value <= MAX_GIVEN_BACK
     if kind in (str, bytes, list, tuple, set, frozenset, dict):
         return len(value) > 10_000
-    return False
-    kind = type(value)
-    if kind is int or kind is float:
-        if type(original) not in (int, float, bool):
-            return False
-        big = abs(value)
-        bound = max(abs(original), 256)
-        return big > bound * (1 << GROWTH_BITS) if big == big else False
-    if kind in (str, bytes, list, tuple, set, frozenset, dict):
-        size = len(original) if isinstance(original, (str, bytes, list, tuple, set, frozenset, dict)) else 0
-        return len(value) > (max(size, 64) << GROWTH_BITS)
     return False
 
 

@@ -278,6 +278,24 @@ def test_a_choice_by_the_targets_own_test_is_the_targets_use(sb: Sandbox) -> Non
     assert plain.reasons == ["idle_expression"] and targeted.reasons == []
 
 
+def test_a_helper_that_gives_its_argument_back_is_an_idle_expression(sb: Sandbox) -> None:
+    identity = "def norm(v):\n    w = v\n    return w\n\ndef f(xs):\n    return [norm(x) * 2 for x in xs]\n"
+    choice = one(sb, identity, "[1, 5, 9]", "[2]", "[7, 8]")
+    assert choice.reasons == ["idle_expression"] and "norm(x) -> x" in choice.detail
+    clamp = ("def clamp(v, lo, hi):\n    return max(lo, min(v, hi))\n\n"
+             "def f(xs):\n    return [clamp(x, 0, 1000) + 1 for x in xs]\n")
+    assert one(sb, clamp, "[1, 5, 9]", "[2]", "[7, 8]").reasons == ["idle_expression"]  # bounds that never bite
+    # a helper doing work passes; one holding the target's use is the target's, never idled
+    square = "def sq(v):\n    return v * v\n\ndef f(xs):\n    return [sq(x) + 1 for x in xs]\n"
+    assert one(sb, square, "[1, 5, 9]", "[2]", "[7, 8]").reasons == []
+    trim = ("def trim(w):\n    return w.removesuffix('zz')\n\n"
+            "def f(words):\n    return [trim(w) + '!' for w in words]\n")
+    args = ("['maple', 'fig']", "['kiwi']", "['pear', 'plum']")
+    (plain,) = gate_inputs(sb, [GateItem(trim, "f", cands(*args))], 3)
+    (targeted,) = gate_inputs(sb, [GateItem(trim, "f", cands(*args), target="removesuffix")], 3)
+    assert plain.reasons == ["idle_expression"] and targeted.reasons == []
+
+
 def test_statements_that_undo_each_other_are_deletable_together(sb: Sandbox) -> None:
     sentinel = ("def f(word):\n    seen = set()\n    seen.add('#')\n    for ch in word:\n"
                 "        seen.add(ch)\n    seen.remove('#')\n    return sorted(seen)\n")

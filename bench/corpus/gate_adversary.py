@@ -1560,3 +1560,38 @@ def parse_ints(tokens):
             out.append(-1)
     return out
 """, kind="borderline", note="parse with fallback")
+
+# ---------------------------------------------------------------- natural defaults and helpers
+# (added with the `or` and own-function checks: each would be idle were no input to reach
+# the case it covers)
+C("greeting", "'ada'", """
+def greeting(name):
+    return 'hello, ' + (name or 'stranger').title()
+""", note="a default for an empty name (the blank boundary input)")
+C("word_counts", "['to', 'be', 'or', 'not', 'to', 'be']", """
+def word_counts(words):
+    counts = {}
+    for w in words:
+        counts[w] = (counts.get(w) or 0) + 1
+    return counts
+""", note="get() or 0 on the first sight of a word")
+C("cells", "['3', '', '7', 'x']", """
+def cells(row):
+    return [cell or '-' for cell in row]
+""", note="a placeholder for empty cells (the call holds one)")
+C("initials", "['grace hopper', 'alan turing']", """
+def initial(name):
+    return ''.join(part[0].upper() for part in name.split())
+
+
+def initials(names):
+    return [initial(n) for n in names]
+""", note="a helper doing the work")
+C("clamp_scores", "[12, 150, -4, 88], 0, 100", """
+def clamp(v, lo, hi):
+    return max(lo, min(v, hi))
+
+
+def clamp_scores(scores, lo, hi):
+    return [clamp(s, lo, hi) for s in scores]
+""", note="a clamp whose bounds bite")

@@ -239,7 +239,8 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
     """Which operands `node` may give back unchanged (none: not a candidate): `arg0` /
     `arg1` (a call's argument), `inner` (the argument of the call a conversion converts: a
     round trip), `fvalue` (the one value an f-string formats), `receiver` (a method's),
-    `left` / `right` / `first` (the value an arithmetic chain starts from), `body` /
+    `left` / `right` / `first` (the value an arithmetic chain starts from), `bool0` (the
+    first operand of an `or` whose value is used, not tested), `body` /
     `orelse` (a conditional expression's arms, idle only together: one arm no input needs
     is an arm untaken, measured as branch arms are). `target`: the entry's own function,
     method or operator (`+`, `//=`), whose uses are the point of the program. `helpers`:
@@ -281,6 +282,11 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
         if _simple(node.right) and isinstance(node.left, ast.BinOp) and _simple(node.left.right):
             kinds += ("first",)
         return kinds
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and not getattr(node, "probe_truth", False):
+        # a default for a falsy value (`xs or [0]`, `n or 0`, `name or 'anon'`) that no input
+        # needs; not in a test, where `a or b` reads as a condition (b deciding for no input
+        # is a choice of inputs as often as a junk condition)
+        return ("bool0",)
     if isinstance(node, ast.IfExp) and not (target and _calls(node.test, target)):
         return ("body", "orelse")  # (a choice by the target's own test is how the target is used)
     return ()
@@ -291,6 +297,27 @@ def _calls(node: ast.expr, name: str) -> bool:
     return any(isinstance(n, ast.Call) and (isinstance(n.func, ast.Name) and n.func.id == name
                                             or isinstance(n.func, ast.Attribute) and n.func.attr == name)
                for n in ast.walk(node))
+
+
+def _tests_of(node: ast.AST) -> list[ast.expr]:
+    """The conditions `node` holds directly (an if's, a loop's, an assert's, a conditional
+    expression's, a comprehension's filters)."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return [node.test]
+    if isinstance(node, ast.comprehension):
+        return list(node.ifs)
+    return []
+
+
+def _mark_truth(test: ast.expr) -> None:
+    """Marks the `and` / `or` nodes whose value is only tested for truth (`probe_truth`):
+    the test itself and, through `not` and other `and` / `or`, its parts."""
+    if isinstance(test, ast.BoolOp):
+        test.probe_truth = True
+        for value in test.values:
+            _mark_truth(value)
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        _mark_truth(test.operand)
 
 
 def _holds_target(node: ast.AST, target: str) -> bool:
@@ -394,6 +421,8 @@ class _Expressions(ast.NodeTransformer):
         return j
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
+        for test in _tests_of(node):
+            _mark_truth(test)
         kinds = _given_back(node, self.target, self.normalizers, self.helpers) if isinstance(node, ast.expr) else ()
         if len(kinds) > self.limit - len(self.variants):
             kinds = ()
@@ -429,6 +458,7 @@ class _Expressions(ast.NodeTransformer):
                 parent, field, index = (call, "args", 1) if _is_wrapper(call) else (call, "args", 0)
             else:
                 parent, field, index = {"arg0": (node, "args", 0), "arg1": (node, "args", 1),
+                                        "bool0": (node, "values", 0),
                                         "receiver": (getattr(node, "func", None), "value", None),
                                         "left": (node, "left", None), "right": (node, "right", None)}[kind]
             if index is None:
@@ -460,6 +490,7 @@ def _operand(node: ast.expr, kind: str) -> ast.expr:
     if kind == "fvalue":
         return node.values[0].value
     return {"arg0": lambda: node.args[0], "arg1": lambda: node.args[1], "receiver": lambda: node.func.value,
+            "bool0": lambda: node.values[0],
             "left": lambda: node.left, "right": lambda: node.right,
             "body": lambda: node.body, "orelse": lambda: node.orelse}[kind]()
 

@@ -1,6 +1,6 @@
 """The naturalness gate against an adversary: 164 padded programs (junk that changes no
 output, written to slip past the static rules: no-op round trips, cancelling arithmetic,
-pass-through bindings, statements that undo each other, tautological tests, ...), 20
+pass-through bindings, statements that undo each other, tautological tests, ...), 23
 natural controls and 6 defensive borderline programs (`bench/corpus/gate_adversary.py`),
 run through the static rules and the probe in the real sandbox as the pipeline runs them:
 the teacher's call first, then 12 type-directed candidates and up to 8 boundary inputs

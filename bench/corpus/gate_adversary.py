@@ -1595,3 +1595,24 @@ def clamp(v, lo, hi):
 def clamp_scores(scores, lo, hi):
     return [clamp(s, lo, hi) for s in scores]
 """, note="a clamp whose bounds bite")
+C("ratio", "7, 2", """
+def ratio(a, b):
+    try:
+        return round(a / b, 2)
+    except ZeroDivisionError:
+        return 0.0
+""", note="a handler only a zero divisor reaches (the boundary input 0)")
+C("to_int", "'42'", """
+def to_int(text):
+    try:
+        return int(text)
+    except ValueError:
+        return -1
+""", note="a handler only a text that is no number reaches (the blank boundary input)")
+C("price_of", "{'tea': 3, 'cake': 5, 'pie': 4}, 'tea'", """
+def price_of(menu, item):
+    try:
+        return menu[item] * 2
+    except KeyError:
+        return 0
+""", note="a handler for an item the menu lacks")

@@ -212,6 +212,7 @@ NORMALIZING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip"
                                  "center", "expandtabs"})
 MAX_EXPRESSIONS = 40  # expression variants per program (after the statement variants)
 MAX_PAIRS = 30  # variants leaving out two statements side by side
+MAX_HANDLERS = 10  # variants in which an except clause lets its exception go on
 # (moved into a lambda, they would change what they do; so would `super()`)
 _UNSAFE = (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda)
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -743,11 +744,32 @@ def idle_expressions(found: list[int], statements: int, pairs: tuple[int, ...]) 
     return [j for j in found if j >= statements and j not in single]
 
 
+def _handlers(tree: ast.Module) -> list[ast.ExceptHandler]:
+    """The except clauses of the module's functions (and its classes' methods), in order."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and node.handlers:
+            found.extend(node.handlers)
+    inside = {id(h) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              for h in ast.walk(f) if isinstance(h, ast.ExceptHandler)}
+    return sorted((h for h in found if id(h) in inside), key=lambda h: (h.lineno, h.col_offset))
+
+
+def _reraise(j: int, line: int) -> ast.If:
+    """`if __off__ == j: raise`, first in an except clause: in variant j the clause lets its
+    exception go on (a guard, not an arm: filed under the arm that holds the clause)."""
+    test = ast.Compare(ast.Name(OFF, ast.Load()), [ast.Eq()], [ast.Constant(j)])
+    node = _located(ast.If(test=test, body=[ast.Raise(exc=None, cause=None)], orelse=[]), line)
+    node.probe_guard, node.probe_index = True, j
+    return node
+
+
 def instrument(code: str, max_variants: int = 40, target: str = "", max_expressions: int = MAX_EXPRESSIONS,
-               normalizers: bool = False, max_pairs: int = MAX_PAIRS) -> Instrumented:
+               normalizers: bool = False, max_pairs: int = MAX_PAIRS, max_handlers: int = MAX_HANDLERS) -> Instrumented:
     """`code` instrumented: marks, turn counters, a guard on each of the first
     `max_variants` deletable statements (outermost first: the variants leaving each out),
-    then up to `max_pairs` variants leaving out two of them in one block (nearest first), then
+    then up to `max_pairs` variants leaving out two of them in one block (nearest first),
+    then up to `max_handlers` variants in which an except clause lets its exception go on, then
     up to `max_expressions` expressions that may give an operand back, each able to
     (innermost first; `target`: the entry's method, never asked; `normalizers`: the
     data-dependent ones too). It runs with `__hit__(k)`, `__tick__()` and `__off__`
@@ -777,6 +799,14 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
             variants.append((block[i].lineno, f"{text[j]} / {text[k]}"[:80]))
     for j, (block, i) in enumerate(found):
         block[i] = _guard(block[i], j, tuple(in_pairs.get(j, ())))
+    # an except clause no input needs (`except TypeError` around int arithmetic, `except
+    # Exception: raise`): in its variant the clause lets the exception go on, as if it were
+    # not written; one that changes no output is deletable like a statement
+    handlers = [h for h in _handlers(tree)][:max_handlers]
+    for h in handlers:
+        j = len(variants)
+        variants.append((h.lineno, lines[h.lineno - 1].strip()[:80]))
+        h.body.insert(0, _reraise(j, h.lineno))
     statements = len(variants)
     exprs = _Expressions(code, statements, target, max_expressions, normalizers)
     if max_expressions:
@@ -786,6 +816,7 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
     tree = marks.visit(tree)  # every node it adds is placed as it is made
     arms = _within_arms(tree) if exprs.variants else {}
     within = [marks.within.get(j, -1) for j in range(len(found))] + [marks.within.get(j, -1) for j in paired]
+    within += [marks.within.get(j, -1) for j in range(len(within), statements)]  # the except clauses
     within += [arms.get(j, -1) for j in range(statements, len(variants))]
     return Instrumented(tree, marks.arms, variants, within, statements, tuple(exprs.pairs), tuple(exprs.normalizing),
                         len(found))

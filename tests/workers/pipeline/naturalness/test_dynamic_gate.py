@@ -309,6 +309,19 @@ def test_a_default_no_input_needs_is_an_idle_expression_but_a_condition_is_not(s
     assert one(sb, tested, "[1, -5, 9]", "[2, -1]", "[-7, 8]").reasons == []
 
 
+def test_an_except_clause_no_input_enters_is_deletable(sb: Sandbox) -> None:
+    unreached = ("def f(xs):\n    out = []\n    for x in xs:\n        try:\n            out.append(x * 2)\n"
+                 "        except TypeError:\n            out.append(0)\n    return out\n")
+    choice = one(sb, unreached, "[1, 5, 9]", "[2]", "[7, 8]")
+    assert choice.reasons == ["deletable_statement"] and choice.detail == "line 6: except TypeError:"
+    # one an input enters passes; one that only raises again is deletable even so
+    parse = ("def f(words):\n    out = []\n    for w in words:\n        try:\n            out.append(int(w))\n"
+             "        except ValueError:\n            out.append(-1)\n    return out\n")
+    assert one(sb, parse, "['1', 'x']", "['2']", "['7', '8']").reasons == []
+    again = "def f(xs):\n    try:\n        return [10 // x for x in xs]\n    except ZeroDivisionError:\n        raise\n"
+    assert one(sb, again, "[1, 5, 0]", "[2]", "[7, 8]").reasons == ["deletable_statement"]
+
+
 def test_statements_that_undo_each_other_are_deletable_together(sb: Sandbox) -> None:
     sentinel = ("def f(word):\n    seen = set()\n    seen.add('#')\n    for ch in word:\n"
                 "        seen.add(ch)\n    seen.remove('#')\n    return sorted(seen)\n")

@@ -177,7 +177,10 @@ def attribute_accesses(code: str) -> int:
 
 
 def _expression_kind(text: str) -> str:
-    """What an idle expression is (`int()`, `.strip()`, `+`, `a if c else b`, `[:]`)."""
+    """What an idle expression is (`int()`, `.strip()`, `+`, `a if c else b`, `[:]`, `if`
+    statement arms)."""
+    if text.startswith("if ") and ": -> " in text:
+        return "if arms"
     try:
         node = ast.parse(text, mode="eval").body
     except SyntaxError:  # (a text cut at 80 characters)

@@ -413,7 +413,26 @@ class _Expressions(ast.NodeTransformer):
         if _is_guard(node):  # the statement guard's own test is the probe's
             node.body = [self.visit(stmt) for stmt in node.body]
             return node
-        return self.generic_visit(node)
+        before = self.unsafe
+        test_text = self.text(node.test)
+        node = self.generic_visit(node)
+        if self.unsafe > before or len(self.variants) + 2 > self.limit or (self.target and _calls(node.test, self.target)):
+            return node
+        # an if statement whose arms give the same outputs whichever the test says (`w[0]`
+        # in one, `w[:1]` in the other): the test forced true (variant j), then false
+        # (j + 1); idle only when both are, as a conditional expression is
+        j = self._variant(node.lineno, f"if {test_text}: -> its arm")
+        self._variant(node.lineno, f"if {test_text}: -> the other arm")
+        self.pairs.append(j)
+        # `__off__ == j or (__off__ != j + 1 and <test>)` (the test's own nodes keep their places)
+        line = node.lineno
+        on = _located(ast.Compare(ast.Name(OFF, ast.Load()), [ast.Eq()], [ast.Constant(j)]), line)
+        off = _located(ast.Compare(ast.Name(OFF, ast.Load()), [ast.NotEq()], [ast.Constant(j + 1)]), line)
+        forced = ast.copy_location(ast.BoolOp(ast.Or(), [on, ast.copy_location(ast.BoolOp(ast.And(), [off, node.test]),
+                                                                                node.test)]), node.test)
+        forced.probe_variants = (j, j + 1)
+        node.test = forced
+        return node
 
     def _variant(self, line: int, text: str) -> int:
         j = self.next

@@ -270,6 +270,17 @@ def test_a_conditional_expression_is_idle_only_when_both_arms_are(sb: Sandbox) -
     assert one(sb, both, "[1, 5, 9]", "[2]", "[7, 8]").reasons == []
 
 
+def test_an_if_statement_whose_arms_give_the_same_outputs_is_idle(sb: Sandbox) -> None:
+    same = ("def f(words):\n    out = []\n    for w in words:\n        if len(w) > 3:\n            out.append(w[0])\n"
+            "        else:\n            out.append(w[:1])\n    return out\n")
+    choice = one(sb, same, "['maple', 'fig']", "['kiwi', 'ox']", "['pear', 'plum']")
+    assert choice.reasons == ["idle_expression"] and "line 4: if len(w) > 3: -> its arm" in choice.detail
+    # arms that differ pass
+    differ = ("def f(words):\n    out = []\n    for w in words:\n        if len(w) > 3:\n            out.append(w[0])\n"
+              "        else:\n            out.append(w[-1])\n    return out\n")
+    assert one(sb, differ, "['maple', 'fig']", "['kiwi', 'ox']", "['pear', 'plum']").reasons == []
+
+
 def test_a_choice_by_the_targets_own_test_is_the_targets_use(sb: Sandbox) -> None:
     code = "def f(word):\n    return (word if word.isalpha() else word[1:]).isalpha()\n"
     args = ("'maple'", "'r2d2'", "'stone'")

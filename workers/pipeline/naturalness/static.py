@@ -20,7 +20,9 @@ of a value looked for in it: `s[1:4] in s`),
 that do the same: `if a: x += 1` / `elif b: x += 1` is one test, `if a or b:`; a
 conditional expression whose value is the same either way: `a if t else a`,
 `a if a.copy() == b else b`), `identity_operation` (an operand given back unchanged: `x * 1`,
-`n + 0`, `s + ''`, `v ** 1`, `total -= 0`, `(xs + [v]).pop()`), `repeated_update` (`x *= 2`
+`n + 0`, `s + ''`, `v ** 1`, `total -= 0`, `(xs + [v]).pop()`, `x & -1`, `xs + []`,
+`x * (3 // 3)`, `[x][0]`, `sum([x])`, `pow(x, 1)`, `s[0:]`, `xs[::1]`, `s[:len(s)]`,
+`(a < b) == True`), `repeated_update` (`x *= 2`
 twice in a row: one update by the combined amount), `discarded_values` (values computed
 only to be counted: `len([w.strip() for w in words])`, `len(sorted(xs))`, `len(s.upper())`,
 `len({k: v ...})`, `len((a, b, c))`; keys a `format_map` mapping gives that its template
@@ -308,12 +310,49 @@ def _const_value(node: ast.expr) -> object:
             and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
             and isinstance(node.args[0].value, (str, bytes)):
         return len(node.args[0].value)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args and not node.keywords \
+            and node.func.id in _EMPTY_CALLS:
+        return _EMPTY_CALLS[node.func.id]  # `int()`, `str()`, `list()`
+    if isinstance(node, (ast.List, ast.Tuple)) and not node.elts:
+        return [] if isinstance(node, ast.List) else ()
+    if isinstance(node, ast.BinOp):
         left, right = _const_value(node.left), _const_value(node.right)
         if isinstance(node.op, ast.Mult) and (left == 0 and type(left) is int or right == 0 and type(right) is int):
             return 0  # (zero times anything)
         if type(left) in (int, float) and type(right) in (int, float):
-            return {ast.Add: left + right, ast.Sub: left - right}.get(type(node.op), left * right)
+            return _folded(node.op, left, right)
+    return None
+
+
+_EMPTY_CALLS = {"int": 0, "float": 0.0, "str": "", "bool": False, "list": [], "tuple": ()}
+
+
+def _folded(op: ast.operator, a: int | float, b: int | float) -> object:
+    """`a op b` for small literal operands (`3 // 3`, `2 ** 0`, `1 << 0`), or None."""
+    whole = type(a) is int and type(b) is int
+    try:
+        if isinstance(op, ast.Add):
+            return a + b
+        if isinstance(op, ast.Sub):
+            return a - b
+        if isinstance(op, ast.Mult):
+            return a * b
+        if isinstance(op, ast.FloorDiv):
+            return a // b
+        if isinstance(op, ast.Mod):
+            return a % b
+        if isinstance(op, ast.Pow) and abs(b) <= 64 and abs(a) <= 2 ** 16:
+            return a ** b
+        if whole and isinstance(op, ast.BitAnd):
+            return a & b
+        if whole and isinstance(op, ast.BitOr):
+            return a | b
+        if whole and isinstance(op, ast.BitXor):
+            return a ^ b
+        if whole and isinstance(op, (ast.LShift, ast.RShift)) and 0 <= b <= 64:
+            return a << b if isinstance(op, ast.LShift) else a >> b
+    except (ZeroDivisionError, OverflowError):
+        return None
     return None
 
 
@@ -429,6 +468,8 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
             found.append(Finding("predicate_fallback", line, ast.unparse(node)[:60]))
         if isinstance(node, (ast.BinOp, ast.AugAssign)) and _gives_back(node):
             found.append(Finding("identity_operation", line, ast.unparse(node)[:60]))
+        if kind in (ast.Subscript, ast.Call, ast.Compare) and (why := _identity_access(node)):
+            found.append(Finding("identity_operation", line, f"{ast.unparse(node)[:60]} ({why})"))
         if isinstance(node, ast.Call) and _pads_within(node):
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
         if isinstance(node, ast.Call) and _popped_straight_back(node):
@@ -514,19 +555,59 @@ _SETTLED_METHODS = frozenset({"add", "update", "discard", "clear", "sort", "reve
 
 # the operand that gives the other back: x + 0, x * 1, x ** 1 (// 1 floors a float, / 1 makes
 # an int a float: neither is here)
-_IDENTITIES = {ast.Add: (0, ""), ast.Sub: (0,), ast.Mult: (1,), ast.Pow: (1,), ast.BitOr: (0,),
-               ast.BitXor: (0,), ast.LShift: (0,), ast.RShift: (0,)}
+_IDENTITIES = {ast.Add: (0, "", [], ()), ast.Sub: (0,), ast.Mult: (1,), ast.Pow: (1,), ast.BitOr: (0,),
+               ast.BitXor: (0,), ast.LShift: (0,), ast.RShift: (0,), ast.BitAnd: (-1,)}
 _COMMUTING = (ast.Add, ast.Mult, ast.BitOr, ast.BitXor)
 
 
 def _identity(node: ast.expr, op: ast.operator) -> bool:
-    value = _const_value(node)  # (`x * (2 - 1)`, `x + len('')`, `x + 0 * y`, `s * True`)
-    return type(value) in (int, float, str, bool) and value in _IDENTITIES.get(type(op), ())
+    value = _const_value(node)  # (`x * (2 - 1)`, `x + len('')`, `x + 0 * y`, `s * True`, `x * 2 ** 0`)
+    # (not a float: `n + 0.0` and `1.0 * n` make an int a float)
+    return type(value) in (int, str, bool, list, tuple) and value in _IDENTITIES.get(type(op), ())
+
+
+def _identity_access(node: ast.AST) -> str:
+    """Why `node` gives a value back by a longer road, or '': the one item of a display
+    (`[x][0]`, `sum([x])`), a whole slice spelled out (`s[0:]`, `xs[::1]`, `s[:len(s)]`;
+    `xs[:]`, a copy, is an idiom), `pow(x, 1)`, a comparison compared with True."""
+    if isinstance(node, ast.Subscript):
+        shown, index = node.value, node.slice
+        if isinstance(shown, (ast.List, ast.Tuple)) and len(shown.elts) == 1 \
+                and not isinstance(shown.elts[0], ast.Starred) and _const_value(index) in (0, -1) \
+                and type(_const_value(index)) is int:
+            return "the one item of a display"
+        if isinstance(index, ast.Slice):
+            lower, upper, step = index.lower, index.upper, index.step
+            whole_upper = upper is None or (isinstance(upper, ast.Call) and _call_name(upper) == "len"
+                                            and isinstance(upper.func, ast.Name) and len(upper.args) == 1
+                                            and _same(upper.args[0], shown))
+            if (lower is None or _const_value(lower) == 0) and whole_upper \
+                    and (step is None or _const_value(step) == 1) \
+                    and (lower, upper, step) != (None, None, None):
+                return "a whole slice spelled out"
+        return ""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        if node.func.id == "pow" and len(node.args) == 2 and _const_value(node.args[1]) == 1:
+            return "a power of one"
+        if node.func.id == "sum" and len(node.args) == 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) \
+                and len(node.args[0].elts) == 1 and not isinstance(node.args[0].elts[0], ast.Starred):
+            return "the sum of one item"
+        return ""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 \
+            and isinstance(node.left, (ast.Compare, ast.UnaryOp)) \
+            and (not isinstance(node.left, ast.UnaryOp) or isinstance(node.left.op, ast.Not)):
+        right, op = node.comparators[0], node.ops[0]
+        if isinstance(right, ast.Constant) and right.value is (isinstance(op, (ast.Eq, ast.Is))) \
+                and isinstance(op, (ast.Eq, ast.Is, ast.NotEq, ast.IsNot)):
+            return "a comparison compared with " + repr(right.value)
+    return ""
 
 
 def _gives_back(node: ast.BinOp | ast.AugAssign) -> bool:
     """`x * 1`, `0 + n`, `s + ''`, `total -= 0`: the operation gives its other operand back."""
     right = node.right if isinstance(node, ast.BinOp) else node.value
+    if isinstance(node, ast.BinOp) and _const_value(node.left) is not None and _const_value(right) is not None:
+        return False  # arithmetic on literals alone (`FLAG = 1 << 0`) gives nothing back
     if _identity(right, node.op):
         return True
     return isinstance(node, ast.BinOp) and isinstance(node.op, _COMMUTING) and _identity(node.left, node.op)

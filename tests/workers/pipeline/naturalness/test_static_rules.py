@@ -50,6 +50,16 @@ NATURAL = '''def count_long_words(text, limit):
     ("constant_condition", "def f(xs):\n    return [x for x in xs if x == x]\n"),
     ("identity_operation", "def f(x, y):\n    return x * (2 - 1) + 0 * y\n"),
     ("identity_operation", "def f(x):\n    return x + len('')\n"),
+    ("identity_operation", "def f(x, k):\n    return (x & -1) + k\n"),
+    ("identity_operation", "def f(x):\n    return x * (3 // 3) + x * 2 ** 0\n"),
+    ("identity_operation", "def f(xs, x):\n    return sorted(xs + []) + [x + int()]\n"),
+    ("identity_operation", "def f(x):\n    return [x][0] * 2\n"),
+    ("identity_operation", "def f(x):\n    return sum([x]) * 2\n"),
+    ("identity_operation", "def f(x):\n    return pow(x, 1) + 1\n"),
+    ("identity_operation", "def f(s):\n    return s[0:].upper()\n"),
+    ("identity_operation", "def f(xs):\n    return xs[::1][-1]\n"),
+    ("identity_operation", "def f(s):\n    return s[:len(s)].upper()\n"),
+    ("identity_operation", "def f(a, b):\n    return [a < b] if (a < b) == True else []\n"),
     ("identity_operation", "def same(v):\n    return v\ndef f(xs):\n    return [same(x) for x in xs]\n"),
     ("discarded_values", "def f(xs):\n    return sum(sorted(xs)) + max(xs[::-1])\n"),
     ("none_fallback", "def f(xs):\n    return [xs.sort(), xs][1]\n"),
@@ -227,6 +237,12 @@ def test_an_ignored_error_and_a_called_inner_function_are_natural() -> None:
     "def f(ws):\n    return sorted(ws, key=str.lower) + list(map(str.strip, ws))\n",
     "def f(ws, n):\n    return str.join(', ', ws) + str.format('{}', n)\n",
     "def f(ws):\n    return dict.fromkeys(ws, 0) | {k: 1 for k in ws}\n",
+    # a copy by `[:]`, a slice that starts or stops elsewhere, a power or an item that does
+    # work, a float made of an int, flags defined by shifts, a truth value compared by `==`
+    "def f(xs, k):\n    ys = xs[:]\n    ys.sort()\n    return ys[1:] + ys[:len(ys) - 1] + ys[::2] + [pow(k, 2), [k, 1][0]]\n",
+    "def f(n, total):\n    return (n + 0.0, 1.0 * total, sum([n, total]))\n",
+    "def f(x):\n    flags = {'a': 1 << 0, 'b': 1 << 1}\n    return flags['a'] & x\n",
+    "def f(a, b):\n    return [a == True, b < 2]\n",
 ])
 def test_what_the_newer_rules_must_keep_accepting(code: str) -> None:
     assert static_findings(code) == []

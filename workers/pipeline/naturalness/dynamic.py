@@ -254,7 +254,7 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
         if isinstance(func, ast.Name) and func.id != target:
             name, count = func.id, len(node.args)
             if count == 1 and name in SAME_TYPE_CALLS:  # and a round trip: `int(str(n))` -> `n`
-                return ("arg0", "inner") if _one_arg_call(node.args[0]) else ("arg0",)
+                return ("arg0", "inner") if _converting_call(node.args[0]) else ("arg0",)
             if count and name in helpers:
                 return ("arg0",)
             if count == 1 and normalizers and name in NORMALIZING_CALLS:
@@ -264,7 +264,7 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
                 if _constant(a) != _constant(b):
                     return ("arg1",) if _constant(a) else ("arg0",)
         elif _joins_letters(node) and func.attr != target:  # `''.join(s)` of a text; `''.join(list(s))`
-            return ("arg0", "inner") if _one_arg_call(node.args[0]) else ("arg0",)
+            return ("arg0", "inner") if _converting_call(node.args[0]) else ("arg0",)
         elif normalizers and isinstance(func, ast.Attribute) and func.attr in NORMALIZING_METHODS \
                 and func.attr != target:
             return ("receiver",)
@@ -334,6 +334,16 @@ def _holds_target(node: ast.AST, target: str) -> bool:
     return any(isinstance(n, tuple(kinds)) and (not isinstance(n, (ast.BinOp, ast.AugAssign))
                                                 or _OPERATORS.get(type(n.op)) == op)
                for n in ast.walk(node))
+
+
+# the calls a round trip goes through (`int(str(n))`, `chr(ord(c))`, `''.join(list(s))`);
+# `str(len(w))` is no round trip, and asking it wrapped the call twice, which hid the
+# operand of a round trip around it (`int(str(len(w)))`)
+_CONVERSIONS = frozenset({"str", "int", "float", "bool", "ord", "chr", "list", "tuple", "set", "frozenset", "round"})
+
+
+def _converting_call(node: ast.expr) -> bool:
+    return _one_arg_call(node) and isinstance(node.func, ast.Name) and node.func.id in _CONVERSIONS
 
 
 def _one_arg_call(node: ast.expr) -> bool:

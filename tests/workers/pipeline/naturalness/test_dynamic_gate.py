@@ -236,6 +236,10 @@ def test_a_conversion_to_the_type_a_value_has_is_an_idle_expression(sb: Sandbox)
         trip = f"def f(words):\n    out = []\n    for w in words:\n        out.append({body} + '!')\n    return out\n"
         choice = one(sb, trip, "['maple', 'fig']", "['kiwi']", "['pear', 'plum']")
         assert choice.reasons == ["idle_expression"] and f"{body.split(' +')[0]} -> " in choice.detail, body
+    # a round trip around a call that is none (`str(len(w))`) is still found
+    around = "def f(words):\n    best = 0\n    for w in words:\n        best = max(best, int(str(len(w))))\n    return best\n"
+    choice = one(sb, around, "['maple', 'fig']", "['kiwi']", "['pear', 'plum']")
+    assert choice.reasons == ["idle_expression"] and "int(str(len(w))) -> len(w)" in choice.detail
     # a conversion the value needs (text to number) is a use
     parsed = "def f(words):\n    total = 0\n    for w in words:\n        total += int(w) * 2\n    return total\n"
     assert one(sb, parsed, "['1', '5']", "['2']", "['7', '8']").reasons == []

@@ -255,6 +255,8 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
             name, count = func.id, len(node.args)
             if count == 1 and name in SAME_TYPE_CALLS:  # and a round trip: `int(str(n))` -> `n`
                 return ("arg0", "inner") if _converting_call(node.args[0]) else ("arg0",)
+            if name == "round" and count == 2 and _constant(node.args[1]) and ast.literal_eval(node.args[1]) == 0:
+                return ("arg0",)  # `round(n, 0)` of an int
             if count and name in helpers:
                 return ("arg0",)
             if count == 1 and normalizers and name in NORMALIZING_CALLS:
@@ -265,6 +267,8 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
                     return ("arg1",) if _constant(a) else ("arg0",)
         elif _joins_letters(node) and func.attr != target:  # `''.join(s)` of a text; `''.join(list(s))`
             return ("arg0", "inner") if _converting_call(node.args[0]) else ("arg0",)
+        elif _formats_alone(node):  # `'{}'.format(s)` of a text
+            return ("arg0",)
         elif normalizers and isinstance(func, ast.Attribute) and func.attr in NORMALIZING_METHODS \
                 and func.attr != target:
             return ("receiver",)
@@ -275,6 +279,11 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
     if isinstance(node, ast.BinOp):
         if _OPERATORS.get(type(node.op)) == target.removesuffix("=") or _constant(node):
             return ()
+        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and node.left.value == "%s":
+            return ("right",)  # `'%s' % s` of a text
+        if isinstance(node.op, ast.FloorDiv) and isinstance(node.right, ast.Constant) \
+                and type(node.right.value) is int and node.right.value == 1:
+            return ("left",)  # `n // 1` of an int (a float it floors)
         # by a name (`x + offset`, `total * scale`), or a chain that starts from a value
         # (`x * 2 // 2`, `n + k - k`). One step by a literal (`n % 3`, `at + 1`) on small
         # inputs often changes nothing by chance, and the literal identities (`x + 0`) are the
@@ -291,6 +300,31 @@ def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozens
     if isinstance(node, ast.IfExp) and not (target and _calls(node.test, target)):
         return ("body", "orelse")  # (a choice by the target's own test is how the target is used)
     return ()
+
+
+def _formats_alone(node: ast.Call) -> bool:
+    """`'{}'.format(x)`: `str(x)` spelled as a template."""
+    func = node.func
+    return isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.Constant) \
+        and func.value.value == "{}" and len(node.args) == 1 and not node.keywords
+
+
+def _typed(node: ast.expr) -> str | None:
+    """The type an operand `node` gives back must have (else its variant is a change): a
+    conversion's, a template's (`f'{s}'`, `'{}'.format(s)`, `'%s' % s`, `''.join(s)`: str),
+    `n // 1` and `round(n, 0)`'s (int); None for the rest."""
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id in SAME_TYPE_CALLS:
+            return SAME_TYPE_CALLS[node.func.id]
+        return "str" if _joins_letters(node) or _formats_alone(node) else None
+    if isinstance(node, ast.JoinedStr):
+        return "str"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and node.left.value == "%s":
+        return "str"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        return "int"
+    return None
 
 
 def _calls(node: ast.expr, name: str) -> bool:
@@ -465,7 +499,7 @@ class _Expressions(ast.NodeTransformer):
             return node
         line = getattr(node, "lineno", 1)
         converts = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
-        joins = isinstance(node, ast.Call) and _joins_letters(node)
+        typed = _typed(node) if kinds else None
         if isinstance(node, ast.IfExp) and kinds:  # `__probe_arm__(j, <test>, lambda: <body>, lambda: <orelse>)`
             j = self._variant(line, texts[0])
             self._variant(line, texts[1])
@@ -500,8 +534,8 @@ class _Expressions(ast.NodeTransformer):
             rest = ast.Lambda(ast.arguments([], [ast.arg(v)], None, [], [], None, []), node)
             rest.probe_rest = True  # called at once, where the expression stood
             args = [ast.Constant(j), operand, rest]
-            if kind in ("arg0", "inner") and converts in SAME_TYPE_CALLS or kind == "fvalue" or joins:
-                args.append(ast.Constant(SAME_TYPE_CALLS.get(converts, "str")))
+            if typed and kind in ("arg0", "inner", "fvalue", "left", "right"):
+                args.append(ast.Constant(typed))
             elif isinstance(node, ast.Call) and converts not in self.helpers:
                 self.normalizing.append(j)
             node = _located(ast.Call(ast.Name(OP, ast.Load()), args, []), line)

@@ -236,6 +236,15 @@ def test_a_conversion_to_the_type_a_value_has_is_an_idle_expression(sb: Sandbox)
         trip = f"def f(words):\n    out = []\n    for w in words:\n        out.append({body} + '!')\n    return out\n"
         choice = one(sb, trip, "['maple', 'fig']", "['kiwi']", "['pear', 'plum']")
         assert choice.reasons == ["idle_expression"] and f"{body.split(' +')[0]} -> " in choice.detail, body
+    # a text formatted alone, an int floored or rounded to whole units
+    for body in ("'{}'.format(w)", "'%s' % w"):
+        trip = f"def f(words):\n    out = []\n    for w in words:\n        out.append({body} + '!')\n    return out\n"
+        choice = one(sb, trip, "['maple', 'fig']", "['kiwi']", "['pear', 'plum']")
+        assert choice.reasons == ["idle_expression"] and f"{body} -> w" in choice.detail, body
+    for body in ("n // 1", "round(n, 0)"):
+        whole = f"def f(xs):\n    return [{body} * 3 for n in xs]\n"
+        assert one(sb, whole, "[1, 5, 9]", "[2]", "[7, 8]").reasons == ["idle_expression"], body
+        assert one(sb, whole, "[1.5, 5.25]", "[2.75]", "[7.5, 8.0]").reasons == [], body  # (floats: a use)
     # a round trip around a call that is none (`str(len(w))`) is still found
     around = "def f(words):\n    best = 0\n    for w in words:\n        best = max(best, int(str(len(w))))\n    return best\n"
     choice = one(sb, around, "['maple', 'fig']", "['kiwi']", "['pear', 'plum']")

@@ -192,10 +192,12 @@ def _statements(tree: ast.Module) -> list[tuple[list[ast.stmt], int]]:
 
 # Expressions that give back what one of their operands is, whatever the data: a conversion
 # to the type the value already has, or a round trip (`int(str(n))`, `chr(ord(c))`,
-# `''.join(list(s))`, `f'{s}'` of a text), arithmetic by a name, or a chain of steps, that
-# leaves the value as it was (`x + offset` with `offset = 0`, `x * 2 // 2`) and a
-# conditional expression whose two arms give the same outputs (unless its test is the
-# target's own use). Each is a variant in which the expression gives that operand back; one
+# `''.join(list(s))`, `f'{s}'`, `'{}'.format(s)`, `'%s' % s` of a text, `n // 1` of an
+# int), arithmetic by a name, or a chain of steps, that leaves the value as it was (`x +
+# offset` with `offset = 0`, `x * 2 // 2`), a call of the program's own function that gives
+# its argument back, a default no input needs (`xs or [0]`), and a conditional expression or
+# an if statement whose two arms give the same outputs (unless its test is the target's own
+# use). Each is a variant in which the expression gives that operand back; one
 # that changes no output on the kept inputs is `idle_expression`, as a statement whose
 # deletion changes none is deletable. Normalizers that depend on the data (`w.strip()` on words
 # without blanks, `abs(n)` of numbers never below zero, `sorted(xs)`, `set(xs)` of items that
@@ -419,9 +421,11 @@ class _Expressions(ast.NodeTransformer):
     `__probe_arm__(j, <test>, lambda: <body>, lambda: <orelse>)` takes the body in variant j
     and the other arm in j + 1. Innermost first; nothing is copied."""
 
-    def __init__(self, code: str, first: int, target: str, limit: int, normalizers: bool) -> None:
+    def __init__(self, code: str, first: int, target: str, limit: int, normalizers: bool,
+                 if_arms: bool = True) -> None:
         self.lines = [line.encode() for line in code.splitlines()]
         self.next, self.target, self.limit, self.normalizers = first, target, limit, normalizers
+        self.if_arms = if_arms  # ask whether an if statement's arms give the same outputs
         self.variants: list[tuple[int, str]] = []
         self.pairs: list[int] = []  # j of each conditional expression's (j, j + 1)
         self.normalizing: list[int] = []  # variants of normalizers (asked only with `normalizers`)
@@ -460,7 +464,8 @@ class _Expressions(ast.NodeTransformer):
         before = self.unsafe
         test_text = self.text(node.test)
         node = self.generic_visit(node)
-        if self.unsafe > before or len(self.variants) + 2 > self.limit or (self.target and _calls(node.test, self.target)):
+        if not self.if_arms or self.unsafe > before or len(self.variants) + 2 > self.limit \
+                or (self.target and _calls(node.test, self.target)):
             return node
         # an if statement whose arms give the same outputs whichever the test says (`w[0]`
         # in one, `w[:1]` in the other): the test forced true (variant j), then false
@@ -828,12 +833,14 @@ def _reraise(j: int, line: int) -> ast.If:
 
 
 def instrument(code: str, max_variants: int = 40, target: str = "", max_expressions: int = MAX_EXPRESSIONS,
-               normalizers: bool = False, max_pairs: int = MAX_PAIRS, max_handlers: int = MAX_HANDLERS) -> Instrumented:
+               normalizers: bool = False, max_pairs: int = MAX_PAIRS, max_handlers: int = MAX_HANDLERS,
+               if_arms: bool = True) -> Instrumented:
     """`code` instrumented: marks, turn counters, a guard on each of the first
     `max_variants` deletable statements (outermost first: the variants leaving each out),
     then up to `max_pairs` variants leaving out two of them in one block (nearest first),
     then up to `max_handlers` variants in which an except clause lets its exception go on, then
-    up to `max_expressions` expressions that may give an operand back, each able to
+    up to `max_expressions` expressions that may give an operand back (`if_arms`: if
+    statements too, whose arms may give the same outputs), each able to
     (innermost first; `target`: the entry's method, never asked; `normalizers`: the
     data-dependent ones too). It runs with `__hit__(k)`, `__tick__()` and `__off__`
     defined in its globals (the probe job's runtime, or the builtin generator's self-check in
@@ -871,7 +878,7 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
         variants.append((h.lineno, lines[h.lineno - 1].strip()[:80]))
         h.body.insert(0, _reraise(j, h.lineno))
     statements = len(variants)
-    exprs = _Expressions(code, statements, target, max_expressions, normalizers)
+    exprs = _Expressions(code, statements, target, max_expressions, normalizers, if_arms)
     if max_expressions:
         tree = exprs.visit(tree)
     variants += exprs.variants

@@ -96,7 +96,8 @@ def test_a_natural_guard_passes_once_boundary_inputs_are_offered(sb: Sandbox, na
 def test_junk_stays_junk_on_boundary_inputs(sb: Sandbox) -> None:
     """A copy no input needs, and a guard whose arm gives what the rest gives anyway, are
     still deletable with every boundary input on offer."""
-    copied = "def f(nums):\n    nums = list(nums)\n    total = 0\n    for n in nums:\n        total += n\n    return total\n"
+    copied = ("def f(nums):\n    nums = list(nums)\n    total = 0\n    for n in nums:\n        total += n\n"
+              "    return total\n")
     assert gate(sb, copied, "[4, 9, 2, 9, 7]", EDGE_CANDIDATES).reasons == ["deletable_statement"]
     clamp = ("def f(nums, k):\n    if k > len(nums):\n        k = len(nums)\n"
              "    return sorted(nums, reverse=True)[:k]\n")

@@ -238,7 +238,8 @@ def _constant(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant)
 
 
-def _given_back(node: ast.expr, target: str, normalizers: bool, helpers: frozenset[str] = frozenset()) -> tuple[str, ...]:
+def _given_back(node: ast.expr, target: str, normalizers: bool,
+                helpers: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """Which operands `node` may give back unchanged (none: not a candidate): `arg0` /
     `arg1` (a call's argument), `inner` (the argument of the call a conversion converts: a
     round trip), `fvalue` (the one value an f-string formats), `receiver` (a method's),
@@ -427,7 +428,7 @@ class _Expressions(ast.NodeTransformer):
         self.next, self.target, self.limit, self.normalizers = first, target, limit, normalizers
         self.if_arms = if_arms  # ask whether an if statement's arms give the same outputs
         self.variants: list[tuple[int, str]] = []
-        self.pairs: list[int] = []  # j of each conditional expression's (j, j + 1)
+        self.pairs: list[int] = []  # j of each conditional expression's or if statement's (j, j + 1)
         self.normalizing: list[int] = []  # variants of normalizers (asked only with `normalizers`)
         self.unsafe = 0  # nodes seen holding a binding, a yield or a lambda (an ancestor holds one too)
         # the module's functions that do not use the target (set by visit_Module): a C6
@@ -798,7 +799,7 @@ class Instrumented:
     # variant cannot change that input's output, and need not run on it
     within: list[int]
     statements: int = 0  # the first `statements` variants are statements
-    pairs: tuple[int, ...] = ()  # j of each conditional expression's two variants (j, j + 1)
+    pairs: tuple[int, ...] = ()  # j of each conditional expression's or if statement's two variants (j, j + 1)
     normalizing: tuple[int, ...] = ()  # variants of normalizing calls (`instrument(normalizers=True)`)
     singles: int = 0  # variants that leave out one statement (then pairs of them, up to `statements`)
 

@@ -25,7 +25,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.corpus.gate_adversary import CORPUS  # noqa: E402
+from bench.corpus.gate_adversary import CORPUS as PADDED  # noqa: E402
+from bench.corpus.gate_natural import NATURAL  # noqa: E402
 from sandbox import Limits, Sandbox  # noqa: E402
 from workers.pipeline import seeds  # noqa: E402
 from workers.pipeline.input_synthesis import EDGE_CANDIDATES, candidate_pool  # noqa: E402
@@ -35,6 +36,10 @@ from workers.pipeline.naturalness.stage import GATE_CANDIDATES, GateItem, gate_i
 
 RUN_SEED = 7
 LIMIT = 3  # inputs kept per program
+# the padded corpus, then 45 natural programs in benchmark style (`bench/corpus/gate_natural.py`,
+# written apart from the gate: guard clauses, `or` defaults, handlers, helpers, normalizing)
+CORPUS = PADDED + [dict(family="natural", kind="natural", clean=None, **e) for e in NATURAL]
+NATURAL_KINDS = ("control", "borderline", "natural")
 
 
 def candidates(args: str, slot: int, edges: int = EDGE_CANDIDATES) -> list[InputCandidate]:
@@ -126,12 +131,12 @@ def main() -> int:
     junk = [e for e in entries if e["kind"] == "junk"]
     print("\nfamily                  kind        programs  passing gate")
     for fam, (n, ok) in table.items():
-        kind = "junk" if fam not in ("control", "borderline") else fam
+        kind = "junk" if fam not in NATURAL_KINDS else fam
         print(f"{fam:<23} {kind:<11} {n:>8}  {ok:>6}  ({100 * ok / n:.0f}%)")
-    jp = sum(ok for fam, (n, ok) in table.items() if fam not in ("control", "borderline"))
+    jp = sum(ok for fam, (n, ok) in table.items() if fam not in NATURAL_KINDS)
     print(f"\nJUNK PASSING: {jp}/{len(junk)} ({100 * jp / max(1, len(junk)):.0f}%)")
     print("junk rejections by reason:", dict(caught_by.most_common()))
-    print(f"controls/borderline rejected: {len(control_rejected)}")
+    print(f"controls/borderline/natural rejected: {len(control_rejected)}")
     for e, r, d in control_rejected:
         print(f"  {e['kind']} {e['entry']}: {','.join(r)} {d}")
     if not opts.no_clean:

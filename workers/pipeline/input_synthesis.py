@@ -17,7 +17,7 @@ len(set(xs)) < 2: return None`, `word = word.lower()`): draws keep the reference
 and the call's alphabet. The probe would call such a guard deletable, though a person
 writes it on purpose. `edge_inputs` therefore adds, after the drawn ones, the call with one
 argument pushed to a boundary, as a fuzzer's list of interesting values does: a container
-or text emptied, its items made all equal, a text's case changed, outer blanks or a blank
+or text emptied, its items made all equal (numbers: all zero too), a text's case changed, outer blanks or a blank
 inside added, a number made 0, negated or moved past a container's length or its largest
 item. They are offered, not forced: the choice keeps one only where it reaches an arm or an
 output the others do not, and one that raises is never kept while others run."""
@@ -295,6 +295,8 @@ def _edges_of(value: Any, others: list) -> list:
         out = [type(value)()]
         if len(value) >= 2:
             out.append(type(value)([value[0]] * len(value)))
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value) and any(value):
+                out.append(type(value)([type(value[0])(0)] * len(value)))  # all zero: a total that is 0
             try:
                 ordered = sorted(value)
             except TypeError:

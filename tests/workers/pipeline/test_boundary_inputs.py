@@ -16,9 +16,9 @@ def edges(args: str) -> list:
     return [parse_literal_args(c.args) for c in edge_inputs(args)]
 
 
-def test_containers_are_emptied_made_all_equal_and_sorted() -> None:
+def test_containers_are_emptied_made_all_equal_or_zero_and_sorted() -> None:
     found = edges("[4, 9, 2, 9, 7]")
-    assert found == [([],), ([4, 4, 4, 4, 4],), ([2, 4, 7, 9, 9],)]
+    assert found == [([],), ([4, 4, 4, 4, 4],), ([0, 0, 0, 0, 0],), ([2, 4, 7, 9, 9],)]
     assert ({},) in edges("{'a': 1, 'b': 2, 'c': 5, 'd': 0, 'e': 3}")
     assert (set(),) in edges("{1, 2, 3, 4, 5}")
 

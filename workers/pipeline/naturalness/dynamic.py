@@ -195,9 +195,11 @@ def _statements(tree: ast.Module) -> list[tuple[list[ast.stmt], int]]:
 # `''.join(list(s))`, `f'{s}'`, `'{}'.format(s)`, `'%s' % s` of a text, `n // 1` of an
 # int), arithmetic by a name, or a chain of steps, that leaves the value as it was (`x +
 # offset` with `offset = 0`, `x * 2 // 2`), a call of the program's own function that gives
-# its argument back, a default no input needs (`xs or [0]`), and a conditional expression or
-# an if statement whose two arms give the same outputs (unless its test is the target's own
-# use). Each is a variant in which the expression gives that operand back; one
+# its argument back, and a conditional expression or an if statement whose two arms give
+# the same outputs (unless its test is the target's own use). A default for a falsy value
+# (`name or 'guest'`) is not asked: three kept inputs that cover a program's arms often have
+# no room for the one that needs it. Each is a variant in which the expression gives that
+# operand back; one
 # that changes no output on the kept inputs is `idle_expression`, as a statement whose
 # deletion changes none is deletable. Normalizers that depend on the data (`w.strip()` on words
 # without blanks, `abs(n)` of numbers never below zero, `sorted(xs)`, `set(xs)` of items that
@@ -243,8 +245,7 @@ def _given_back(node: ast.expr, target: str, normalizers: bool,
     """Which operands `node` may give back unchanged (none: not a candidate): `arg0` /
     `arg1` (a call's argument), `inner` (the argument of the call a conversion converts: a
     round trip), `fvalue` (the one value an f-string formats), `receiver` (a method's),
-    `left` / `right` / `first` (the value an arithmetic chain starts from), `bool0` (the
-    first operand of an `or` whose value is used, not tested), `body` /
+    `left` / `right` / `first` (the value an arithmetic chain starts from), `body` /
     `orelse` (a conditional expression's arms, idle only together: one arm no input needs
     is an arm untaken, measured as branch arms are). `target`: the entry's own function,
     method or operator (`+`, `//=`), whose uses are the point of the program. `helpers`:
@@ -295,11 +296,6 @@ def _given_back(node: ast.expr, target: str, normalizers: bool,
         if _simple(node.right) and isinstance(node.left, ast.BinOp) and _simple(node.left.right):
             kinds += ("first",)
         return kinds
-    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and not getattr(node, "probe_truth", False):
-        # a default for a falsy value (`xs or [0]`, `n or 0`, `name or 'anon'`) that no input
-        # needs; not in a test, where `a or b` reads as a condition (b deciding for no input
-        # is a choice of inputs as often as a junk condition)
-        return ("bool0",)
     if isinstance(node, ast.IfExp) and not (target and _calls(node.test, target)):
         return ("body", "orelse")  # (a choice by the target's own test is how the target is used)
     return ()
@@ -335,27 +331,6 @@ def _calls(node: ast.expr, name: str) -> bool:
     return any(isinstance(n, ast.Call) and (isinstance(n.func, ast.Name) and n.func.id == name
                                             or isinstance(n.func, ast.Attribute) and n.func.attr == name)
                for n in ast.walk(node))
-
-
-def _tests_of(node: ast.AST) -> list[ast.expr]:
-    """The conditions `node` holds directly (an if's, a loop's, an assert's, a conditional
-    expression's, a comprehension's filters)."""
-    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
-        return [node.test]
-    if isinstance(node, ast.comprehension):
-        return list(node.ifs)
-    return []
-
-
-def _mark_truth(test: ast.expr) -> None:
-    """Marks the `and` / `or` nodes whose value is only tested for truth (`probe_truth`):
-    the test itself and, through `not` and other `and` / `or`, its parts."""
-    if isinstance(test, ast.BoolOp):
-        test.probe_truth = True
-        for value in test.values:
-            _mark_truth(value)
-    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        _mark_truth(test.operand)
 
 
 def _holds_target(node: ast.AST, target: str) -> bool:
@@ -491,8 +466,6 @@ class _Expressions(ast.NodeTransformer):
         return j
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
-        for test in _tests_of(node):
-            _mark_truth(test)
         kinds = _given_back(node, self.target, self.normalizers, self.helpers) if isinstance(node, ast.expr) else ()
         if len(kinds) > self.limit - len(self.variants):
             kinds = ()
@@ -528,7 +501,6 @@ class _Expressions(ast.NodeTransformer):
                 parent, field, index = (call, "args", 1) if _is_wrapper(call) else (call, "args", 0)
             else:
                 parent, field, index = {"arg0": (node, "args", 0), "arg1": (node, "args", 1),
-                                        "bool0": (node, "values", 0),
                                         "receiver": (getattr(node, "func", None), "value", None),
                                         "left": (node, "left", None), "right": (node, "right", None)}[kind]
             if index is None:
@@ -560,7 +532,6 @@ def _operand(node: ast.expr, kind: str) -> ast.expr:
     if kind == "fvalue":
         return node.values[0].value
     return {"arg0": lambda: node.args[0], "arg1": lambda: node.args[1], "receiver": lambda: node.func.value,
-            "bool0": lambda: node.values[0],
             "left": lambda: node.left, "right": lambda: node.right,
             "body": lambda: node.body, "orelse": lambda: node.orelse}[kind]()
 
@@ -750,6 +721,12 @@ def __naturalness_probe__(entry, inputs, limit, within, max_turns, max_chars, ru
             ran_ok = [i for i in viable if probe_out[i].startswith("ok:")]
             chosen, deletable = effect_swap(chosen, ran_ok, deletable, len(within), differs, hits, probe_out)
             original = [probe_out[c] for c in chosen]
+        # a check that turns bad input away (`if n < 1: raise ValueError(...)`) shows on
+        # the inputs the execution filter drops: one whose error the variant changes shows it
+        refused = [i for i, out in enumerate(probe_out)
+                   if out.startswith("error:") and out[6:] not in ("turns", "cpu", "budget", "grow")]
+        if deletable and refused:  # (a variant that runs away there changed it too, as on kept inputs)
+            deletable = [j for j in deletable if not any(differs(j, c) for c in refused)]
     return [original, hits, chosen, probe_out, deletable, unjudged]
 '''
 

@@ -320,19 +320,6 @@ def test_a_helper_that_gives_its_argument_back_is_an_idle_expression(sb: Sandbox
     assert plain.reasons == ["idle_expression"] and targeted.reasons == []
 
 
-def test_a_default_no_input_needs_is_an_idle_expression_but_a_condition_is_not(sb: Sandbox) -> None:
-    padded = "def f(xs):\n    return max(xs or [0]) - min(xs)\n"
-    choice = one(sb, padded, "[1, 5, 9]", "[2]", "[7, 8]")
-    assert choice.reasons == ["idle_expression"] and "xs or [0] -> xs" in choice.detail
-    # an input with the falsy value shows the default at work
-    needed = "def f(name):\n    return 'hi ' + (name or 'you')\n"
-    assert one(sb, needed, "'ada'", "'bo'", "''").reasons == []
-    assert one(sb, needed, "'ada'", "'bo'", "'cy'").reasons == ["idle_expression"]
-    # `or` in a test (and through `not`) is a condition, not a default
-    tested = "def f(xs):\n    return [x for x in xs if not (x > 0 or x == -9)]\n"
-    assert one(sb, tested, "[1, -5, 9]", "[2, -1]", "[-7, 8]").reasons == []
-
-
 def test_an_except_clause_no_input_enters_is_deletable(sb: Sandbox) -> None:
     unreached = ("def f(xs):\n    out = []\n    for x in xs:\n        try:\n            out.append(x * 2)\n"
                  "        except TypeError:\n            out.append(0)\n    return out\n")

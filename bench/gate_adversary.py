@@ -2,7 +2,9 @@
 output, written to slip past the static rules: no-op round trips, cancelling arithmetic,
 pass-through bindings, statements that undo each other, tautological tests, ...), 23
 natural controls and 6 defensive borderline programs (`bench/corpus/gate_adversary.py`),
-run through the static rules and the probe in the real sandbox as the pipeline runs them:
+and 45 natural programs in benchmark style written apart from the gate (guard clauses,
+raising checks, defaults, handlers, helpers: `bench/corpus/gate_natural.py`, family
+`natural`), run through the static rules and the probe in the real sandbox as the pipeline runs them:
 the teacher's call first, then 12 type-directed candidates and up to 8 boundary inputs
 (`--no-edges`: none, as before they were offered), 3 inputs kept. Prints how many
 padded programs pass, per family (lower is better), and every natural program the gate

@@ -333,6 +333,19 @@ def test_an_except_clause_no_input_enters_is_deletable(sb: Sandbox) -> None:
     assert one(sb, again, "[1, 5, 0]", "[2]", "[7, 8]").reasons == ["deletable_statement"]
 
 
+def test_a_check_that_refuses_bad_input_is_shown_by_the_input_it_refuses(sb: Sandbox) -> None:
+    """The execution filter drops an input that raises, so a raising check was only ever
+    run on inputs it let through, and looked deletable; a candidate it refuses shows it."""
+    code = ("def f(n):\n    if n < 1:\n        raise ValueError('n must be positive')\n    steps = 0\n"
+            "    while n != 1:\n        n = n // 2 if n % 2 == 0 else 3 * n + 1\n        steps += 1\n    return steps\n")
+    assert one(sb, code, "6", "7", "12").reasons == ["deletable_statement"]  # nothing it refuses
+    choice = one(sb, code, "6", "7", "12", "0")  # without the check, 0 loops forever
+    assert choice.reasons == [] and [c.args for c in choice.inputs] == ["6", "7", "12"]
+    # an error the variant leaves as it was shows nothing
+    junk = "def f(xs):\n    xs = list(xs)\n    return max(xs) - min(xs)\n"
+    assert one(sb, junk, "[1, 5]", "[2, 9]", "[7]", "[]").reasons == ["deletable_statement"]
+
+
 def test_statements_that_undo_each_other_are_deletable_together(sb: Sandbox) -> None:
     sentinel = ("def f(word):\n    seen = set()\n    seen.add('#')\n    for ch in word:\n"
                 "        seen.add(ch)\n    seen.remove('#')\n    return sorted(seen)\n")

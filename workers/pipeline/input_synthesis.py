@@ -19,7 +19,8 @@ writes it on purpose. `edge_inputs` therefore adds, after the drawn ones, the ca
 argument pushed to a boundary, as a fuzzer's list of interesting values does: a container
 or text emptied, its items made all equal (numbers: all zero too), a text's case changed, outer blanks or a blank
 inside added, a number made 0, negated or moved past a container's length or its largest
-item. They are offered, not forced: the choice keeps one only where it reaches an arm or an
+item, or made another item that another argument holds (the other keys of a mapping).
+They are offered, not forced: the choice keeps one only where it reaches an arm or an
 output the others do not, and one that raises is never kept while others run."""
 
 from __future__ import annotations
@@ -315,14 +316,16 @@ def _edges_of(value: Any, others: list) -> list:
     return []
 
 
-def edge_inputs(args: str, limit: int = EDGE_CANDIDATES, bounds: SizeBounds | None = None) -> list[InputCandidate]:
+def edge_inputs(args: str, limit: int = EDGE_CANDIDATES) -> list[InputCandidate]:
     """Up to `limit` boundary inputs for the call `args` (see the module's doc): each changes
-    one argument of the call (its containers grown to the reference lengths), taken in turn
-    over the arguments so that every argument gets its most telling ones first.
-    Deterministic; raises UnsupportedArguments when `args` are not literals."""
-    bounds = bounds or SizeBounds()
-    values = [_grown(v, random.Random(f"edge:{args}:{k}"), bounds) for k, v in enumerate(parse_literal_args(args))]
+    one argument of the call, taken in turn over the arguments so that every argument gets
+    its most telling ones first. Deterministic; raises UnsupportedArguments when `args` are
+    not literals."""
+    values = list(parse_literal_args(args))  # (not grown: a text grown would lose what it matched)
     per_argument = [_edges_of(v, values[:k] + values[k + 1:]) for k, v in enumerate(values)]
+    for k, v in enumerate(values):  # last: the other items another argument holds (`d[k]` of each key)
+        held = [part for i, other in enumerate(values) if i != k for part in _parts(other, v) if part != v]
+        per_argument[k] += list(dict.fromkeys(held))[:2]
     found = []
     for rank in range(max(map(len, per_argument), default=0)):
         for k, edges in enumerate(per_argument):
@@ -341,7 +344,7 @@ def candidate_pool(call: str, count: int, seed: int, bounds: SizeBounds | None =
         pool.append(InputCandidate(mutated, "llm_mutation"))
     try:
         pool += synthesize_inputs(call, count, seed=seed, bounds=bounds)
-        pool += edge_inputs(call, edges, bounds) if edges else []
+        pool += edge_inputs(call, edges) if edges else []
     except UnsupportedArguments:
         pass
     return distinct_inputs(pool, len(pool))

@@ -38,6 +38,12 @@ def test_numbers_go_to_zero_negative_and_past_the_other_arguments() -> None:
     assert ([2.5, 7.0, 1.0, 9.5, 4.0], 10.5) in edges("[2.5, 7.0, 1.0, 9.5, 4.0], 2.0")
 
 
+def test_an_argument_is_made_another_item_another_argument_holds() -> None:
+    """A student looked up in a mapping becomes the other student (whose list is empty)."""
+    assert ({"ana": [80, 95, 71], "ben": []}, "ben") in edges("{'ana': [80, 95, 71], 'ben': []}, 'ana'")
+    assert (["fig", "kiwi", "pear"], "fig") in edges("['fig', 'kiwi', 'pear'], 'kiwi'")
+
+
 def test_each_changes_one_argument_and_they_are_capped_and_deterministic() -> None:
     args = "'hello', 3, [1, 2, 3, 4, 5]"
     call = parse_literal_args(args)

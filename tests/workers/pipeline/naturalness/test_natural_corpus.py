@@ -30,3 +30,23 @@ def test_natural_programs_pass_the_gate_with_the_pipelines_inputs(sb: Sandbox) -
     assert turned_away == FAIR_FINDINGS
     # the boundary inputs are what lets the guards through: some kept input is one
     assert sum(any(c.origin == "boundary" for c in choice.inputs) for choice in choices) >= 10
+
+
+def test_the_padded_corpus_stays_caught_and_its_controls_pass(sb: Sandbox) -> None:
+    """`bench/gate_adversary.py`'s corpus, as the bench runs it: no more padded programs pass
+    than at the end of session 25 (91 of 164), and of its 29 natural controls and
+    borderline programs only `top_k`, a clamp slicing makes redundant, is turned away."""
+    from bench.gate_adversary import PADDED, candidates
+
+    pools = [candidates(e["args"], slot) for slot, e in enumerate(PADDED)]
+    choices = gate_inputs(sb, [GateItem(e["code"], e["entry"], pool) for e, pool in zip(PADDED, pools)], 3)
+    passing, turned_away = 0, set()
+    for e, choice in zip(PADDED, choices):
+        rejected = bool(static_reasons(e["code"], entry_point=e["entry"]) or choice.reasons)
+        if e["kind"] == "junk":
+            passing += not rejected
+        elif rejected:
+            turned_away.add(e["entry"])
+    assert sum(e["kind"] == "junk" for e in PADDED) == 164
+    assert passing <= 91
+    assert turned_away == {"top_k"}

@@ -283,7 +283,7 @@ def _given_back(node: ast.expr, target: str, normalizers: bool,
     if isinstance(node, ast.BinOp):
         if _OPERATORS.get(type(node.op)) == target.removesuffix("=") or _constant(node):
             return ()
-        if isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and node.left.value == "%s":
+        if _percent_alone(node):
             return ("right",)  # `'%s' % s` of a text
         if isinstance(node.op, ast.FloorDiv) and isinstance(node.right, ast.Constant) \
                 and type(node.right.value) is int and node.right.value == 1:
@@ -308,6 +308,11 @@ def _formats_alone(node: ast.Call) -> bool:
         and func.value.value == "{}" and len(node.args) == 1 and not node.keywords
 
 
+def _percent_alone(node: ast.BinOp) -> bool:
+    """`'%s' % x`: `str(x)` spelled as a template."""
+    return isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and node.left.value == "%s"
+
+
 def _typed(node: ast.expr) -> str | None:
     """The type an operand `node` gives back must have (else its variant is a change): a
     conversion's, a template's (`f'{s}'`, `'{}'.format(s)`, `'%s' % s`, `''.join(s)`: str),
@@ -318,8 +323,7 @@ def _typed(node: ast.expr) -> str | None:
         return "str" if _joins_letters(node) or _formats_alone(node) else None
     if isinstance(node, ast.JoinedStr):
         return "str"
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
-            and node.left.value == "%s":
+    if isinstance(node, ast.BinOp) and _percent_alone(node):
         return "str"
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
         return "int"

@@ -123,14 +123,12 @@ def make_inputs(teacher: Teacher, sandbox: ProbeRunner, programs: Sequence[Progr
     pools = [candidate_pool(program.call_args, wide, seeds.input_synthesis_seed(seed, program.slot), spec.bounds,
                             mutated=llm_args.get(program.slot), edges=EDGE_CANDIDATES if gate.enabled else 0)
              for program in programs]
-    if not gate.enabled:
-        pools = [pool[:spec.inputs_per_program] for pool in pools]
     if gate.enabled:
         items = [GateItem(p.source, p.entry_point, pool, p.target) for p, pool in zip(programs, pools)]
         choices = gate_inputs(sandbox, items, spec.inputs_per_program, gate.skip,
                               spec.exec_policy.max_result_chars)
     else:
-        choices = [InputChoice(pool, []) for pool in pools]
+        choices = [InputChoice(pool[:spec.inputs_per_program], []) for pool in pools]
     samples, unnatural = [], []
     for program, choice in zip(programs, choices):
         if choice.reasons:

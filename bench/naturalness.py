@@ -27,6 +27,12 @@ does at C1-C4 (0.23-0.25 against 0.23-0.25; 0.16-0.17 against 0.20-0.21 at C5/C6
 attribute names kept the stdlib scores 0.41-0.52: the gap to the target is the attribute
 names (methods of the data, modules), which human code of these lengths uses 4-10 times per
 function against 1-3 here.
+Free functions of the same lengths (module-level, no methods: the benchmarks' style) are
+scored too: they make fewer attribute accesses than these programs at C1-C4 and about as
+many at C5/C6 (5.1-5.6 against 4.3-4.5), yet score 0.34 / 0.32 there (0.23 / 0.21 with every
+name masked, against 0.20 / 0.18): beside the attribute names, the skeleton of C5/C6
+programs repeats more than human code of their length. `--shapes K` prints the 4-grams
+behind that, each with its share here and in those functions.
 The measure also falls as programs grow: "masked tokens per program" sets each level's
 length beside the 5-15 line reference's, and "each cut to 80 tokens" scores every program
 of the level cut to its first 80 masked tokens (about a C4 program's length).
@@ -137,12 +143,13 @@ def reference_functions(count: int, seed: int) -> list[str]:
     return random.Random(seed).sample(found, min(count, len(found)))
 
 
-def _stdlib_functions() -> list[tuple[int, str]]:
+def _stdlib_functions(top_level: bool = False) -> list[tuple[int, str]]:
     """(masked token count, source) of every function and method of the standard library
-    without a docstring, nested ones included."""
+    without a docstring, nested ones included; `top_level`: module-level functions only
+    (free functions, as the benchmarks' code is: no `self.` on every other line)."""
     found = []
     for source, tree in _stdlib_modules():
-        for node in ast.walk(tree):
+        for node in tree.body if top_level else ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and ast.get_docstring(node) is None:
                 text = ast.get_source_segment(source, node)
                 if text:
@@ -168,6 +175,18 @@ def length_matched(codes: list[str], pool: list[tuple[int, str]], seed: int) -> 
         if near:
             picked.append(by_size[rng.choice(near)].pop())
     return picked
+
+
+def overrepresented(codes: list[str], reference: list[str], top: int) -> list[tuple[int, float, float, str]]:
+    """The `top` 4-grams (every name masked) whose share of all 4-grams here most exceeds
+    their share in `reference`: (count here, per 1,000 here, per 1,000 in the reference,
+    the 4-gram). Where the skeleton of a level's programs repeats more than human code of
+    their length does."""
+    ours = Counter(g for code in codes for g in masked_ngrams(code, attributes=False))
+    theirs = Counter(g for code in reference for g in masked_ngrams(code, attributes=False))
+    n_ours, n_theirs = max(1, sum(ours.values())), max(1, sum(theirs.values()))
+    ranked = sorted(ours, key=lambda g: (theirs[g] / n_theirs - ours[g] / n_ours, g))
+    return [(ours[g], 1000 * ours[g] / n_ours, 1000 * theirs[g] / n_theirs, " ".join(g)) for g in ranked[:top]]
 
 
 def attribute_accesses(code: str) -> int:
@@ -317,11 +336,18 @@ def measure(args: argparse.Namespace) -> None:
         f"{token_distinctness([t[:CUT_TOKENS] for t in tokens[lv]]):6.2f}" for lv in levels))
     # human code of each level's own lengths: where the gap sits (with every name masked the
     # builtin programs are close to it; the names after a dot make the difference)
-    pool = _stdlib_functions()
+    pool, free_pool = _stdlib_functions(), _stdlib_functions(top_level=True)
     matched = {lv: length_matched(codes[lv], pool, args.seed) for lv in levels}
-    for attributes, label in ((True, "  stdlib, same lengths, attrs kept"), (False, "  stdlib, same lengths, every name")):
-        print(f"{label:34} {'':>6} {'':>7} " + " ".join(f"{distinctness(matched[lv], attributes):6.2f}" for lv in levels))
-    for label, group in (("attribute accesses per program", codes), ("  stdlib, same lengths", matched)):
+    # free functions only (no methods): fewer attribute accesses than these programs at C1-C4
+    # and about as many at C5/C6, yet more distinct with every name masked: their skeleton
+    # (the statements and calls, names aside) repeats less (`--shapes` names what repeats here)
+    free = {lv: length_matched(codes[lv], free_pool, args.seed) for lv in levels}
+    for attributes, label in ((True, "  stdlib, same lengths, attrs kept"), (False, "  stdlib, same lengths, every name"),
+                              (True, "  free functions, attrs kept"), (False, "  free functions, every name")):
+        group = matched if label.startswith("  stdlib") else free
+        print(f"{label:34} {'':>6} {'':>7} " + " ".join(f"{distinctness(group[lv], attributes):6.2f}" for lv in levels))
+    for label, group in (("attribute accesses per program", codes), ("  stdlib, same lengths", matched),
+                         ("  free functions, same lengths", free)):
         print(f"{label:34} {'':>6} {'':>7} " + " ".join(
             f"{sum(map(attribute_accesses, group[lv])) / max(1, len(group[lv])):6.1f}" for lv in levels))
     gated = [per[lv]["gated"] / per[lv]["programs"] for lv in levels]
@@ -338,6 +364,10 @@ def measure(args: argparse.Namespace) -> None:
         print(f"most repeated line shapes, {lv} ({per[lv]['programs']} programs):")
         for n, shape in line_shapes(codes[lv], args.shapes):
             print(f"  {n:4d}  {shape}")
+        print(f"4-grams (every name masked) most over-represented against free functions of the same lengths, {lv}"
+              " (count; per 1,000 here; per 1,000 there):")
+        for n, here, there, gram in overrepresented(codes[lv], free[lv], args.shapes):
+            print(f"  {n:4d} {here:6.1f} {there:6.1f}  {gram}")
     origins = Counter(pools[i][k].origin for i in range(len(programs)) for k in kept[i])
     print("kept inputs by origin:", ", ".join(f"{o} {n / max(1, sum(origins.values())):.1%}"
                                               for o, n in origins.most_common()))
@@ -354,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--inputs", choices=("coverage", "pipeline"), default="coverage")
     ap.add_argument("--quick", action="store_true", help="132 programs (every cell twice)")
     ap.add_argument("--shapes", type=int, default=0, metavar="K",
-                    help="also print each level's K most repeated masked line shapes")
+                    help="also print each level's K most repeated masked line shapes and the K 4-grams"
+                         " most over-represented against free functions of its lengths")
     args = ap.parse_args(argv)
     if args.quick:
         args.programs = 132

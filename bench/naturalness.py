@@ -24,12 +24,12 @@ Below them, human code at each level's own lengths: one stdlib function or metho
 program, of its token count (`length_matched`), scored both ways, and the names after a dot
 per program for both. With every name masked the builtin programs score about as the stdlib
 does at C1-C4 (0.23-0.25 against 0.23-0.25; 0.16-0.17 against 0.20-0.21 at C5/C6); with the
-attribute names kept the stdlib scores 0.41-0.52: the gap to the target is the attribute
-names (methods of the data, modules), which human code of these lengths uses 4-10 times per
-function against 1-3 here.
+attribute names kept the stdlib scores 0.41-0.52: against functions and methods the gap is
+the attribute names (methods of the data, modules), which that code uses 4-10 times per
+function against 1-5 here.
 Free functions of the same lengths (module-level, no methods: the benchmarks' style) are
 scored too: they make fewer attribute accesses than these programs at C1-C4 and about as
-many at C5/C6 (5.1-5.6 against 4.3-4.5), yet score 0.34 / 0.32 there (0.23 / 0.21 with every
+many at C5/C6 (5.1-5.8 against 4.3-4.5), yet score 0.34 / 0.32 there (0.23 / 0.21 with every
 name masked, against 0.20 / 0.18): beside the attribute names, the skeleton of C5/C6
 programs repeats more than human code of their length. `--shapes K` prints the 4-grams
 behind that, each with its share here and in those functions.
@@ -334,8 +334,9 @@ def measure(args: argparse.Namespace) -> None:
         + f"  (stdlib 5-15 lines: {sum(ref_tokens) / max(1, len(ref_tokens)):.0f})")
     print(f"{'  4-grams, each cut to 80 tokens':34} {'':>6} {'':>7} " + " ".join(
         f"{token_distinctness([t[:CUT_TOKENS] for t in tokens[lv]]):6.2f}" for lv in levels))
-    # human code of each level's own lengths: where the gap sits (with every name masked the
-    # builtin programs are close to it; the names after a dot make the difference)
+    # human code of each level's own lengths: where the gap sits (stdlib functions and methods
+    # differ from these programs mostly in the names after a dot; free functions, below, also
+    # in how much their skeleton repeats)
     pool, free_pool = _stdlib_functions(), _stdlib_functions(top_level=True)
     matched = {lv: length_matched(codes[lv], pool, args.seed) for lv in levels}
     # free functions only (no methods): fewer attribute accesses than these programs at C1-C4

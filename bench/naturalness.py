@@ -143,18 +143,22 @@ def reference_functions(count: int, seed: int) -> list[str]:
     return random.Random(seed).sample(found, min(count, len(found)))
 
 
-def _stdlib_functions(top_level: bool = False) -> list[tuple[int, str]]:
+def _stdlib_functions() -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """(masked token count, source) of every function and method of the standard library
-    without a docstring, nested ones included; `top_level`: module-level functions only
-    (free functions, as the benchmarks' code is: no `self.` on every other line)."""
-    found = []
+    without a docstring, nested ones included, and of the module-level ones among them
+    (free functions, as the benchmarks' code is: no `self.` on every other line); one
+    pass over the library."""
+    found, free = [], []
     for source, tree in _stdlib_modules():
-        for node in tree.body if top_level else ast.walk(tree):
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and ast.get_docstring(node) is None:
                 text = ast.get_source_segment(source, node)
                 if text:
                     found.append((len(masked_ngrams(text, n=1)), text))
-    return found
+                    if id(node) in top:
+                        free.append(found[-1])
+    return found, free
 
 
 def length_matched(codes: list[str], pool: list[tuple[int, str]], seed: int) -> list[str]:
@@ -337,15 +341,15 @@ def measure(args: argparse.Namespace) -> None:
     # human code of each level's own lengths: where the gap sits (stdlib functions and methods
     # differ from these programs mostly in the names after a dot; free functions, below, also
     # in how much their skeleton repeats)
-    pool, free_pool = _stdlib_functions(), _stdlib_functions(top_level=True)
+    pool, free_pool = _stdlib_functions()
     matched = {lv: length_matched(codes[lv], pool, args.seed) for lv in levels}
     # free functions only (no methods): fewer attribute accesses than these programs at C1-C4
     # and about as many at C5/C6, yet more distinct with every name masked: their skeleton
     # (the statements and calls, names aside) repeats less (`--shapes` names what repeats here)
     free = {lv: length_matched(codes[lv], free_pool, args.seed) for lv in levels}
-    for attributes, label in ((True, "  stdlib, same lengths, attrs kept"), (False, "  stdlib, same lengths, every name"),
-                              (True, "  free functions, attrs kept"), (False, "  free functions, every name")):
-        group = matched if label.startswith("  stdlib") else free
+    for group, attributes, label in ((matched, True, "  stdlib, same lengths, attrs kept"),
+                                     (matched, False, "  stdlib, same lengths, every name"),
+                                     (free, True, "  free functions, attrs kept"), (free, False, "  free functions, every name")):
         print(f"{label:34} {'':>6} {'':>7} " + " ".join(f"{distinctness(group[lv], attributes):6.2f}" for lv in levels))
     for label, group in (("attribute accesses per program", codes), ("  stdlib, same lengths", matched),
                          ("  free functions, same lengths", free)):

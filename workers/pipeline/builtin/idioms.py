@@ -79,32 +79,38 @@ _ACC_NAMES = {"number": ("total", "tally", "result", "score_sum", "acc"),
 _COND = {  # kind -> family -> tests; nested or chained tests on one value take other families
     "int": {"size": ("{x} > {n}", "{x} < {n}", "{x} >= {a10}", "{x} > {n} // 2", "{x} <= {a10}", "{a3} < {x} < {a10}"),
             "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2", "{x} % {a3} == 1", "not {x} % {a3}",
-                       "{x} & 1", "bin({x}).count('1') % 2 == 0"),
+                       "{x} & 1", "bin({x}).count('1') % 2 == 0", "{x}.bit_count() == 1", "{x}.bit_count() > 2"),
             "shape": ("len(str({x})) == 2", "{x} % 10 > {a5}", "{x} in range({a3}, {a10})",
                       "abs({x} - {n}) <= {a3}", "{x} not in ({a3}, {a8})", "{x} ** 2 > {n} * {a10}",
                       "str({x}).endswith(('5', '0'))", "{x} >= {n} * 2", "{x}.bit_length() > {a3}",
                       "math.gcd({x}, {n}) > 1", "sum(map(int, str({x}))) > {a5}", "round({x}, -1) > {n}",
-                      "'1' in str({x})")},
+                      "'1' in str({x})", "math.isqrt({x}) ** 2 == {x}", "str({x}).startswith('1')",
+                      "math.gcd({x}, {a10}) == 1", "max(map(int, str({x}))) > {a5}")},
     "digit": {"size": ("{x} > {a5}", "{x} < {a5}", "0 < {x} < {a5}"),
               "parity": ("{x} % 2 == 0", "{x} % 3 == 0", "{x} % 2 == 1"),
               "set": ("{x} in {{2, 3, 5, 7}}", "{x} in (0, 5)", "{x} * 2 >= 10", "9 - {x} < {x}", "{x} in (1, 4, 9)",
-                      "divmod({x}, 3)[1] == 1")},
+                      "divmod({x}, 3)[1] == 1", "math.isqrt({x}) ** 2 == {x}")},
     "float": {"size": ("{x} > {lo}", "{x} < {a10}.0", "{x} >= {lo} * 2", "{x} > {a5}.5", "{lo} <= {x} < {a10}.0",
-                       "math.floor({x}) > {a5}", "round({x}) >= {a10}"),
+                       "math.floor({x}) > {a5}", "round({x}) >= {a10}", "math.fabs({x} - {a10}) < {a3}"),
               "parity": ("int({x}) % 2 == 0", "round({x}) % 3 == 0", "math.ceil({x}) % 2 == 0", "math.trunc({x}) % 3 == 1"),
               "fraction": ("{x} - int({x}) >= 0.5", "abs({x} - round({x})) < 0.25", "round({x}, 1) != {x}",
-                           "math.isclose({x}, round({x}), abs_tol=0.3)", "{x} % 1 > 0.5", "f'{{{x}:.2f}}'.endswith('0')")},
+                           "math.isclose({x}, round({x}), abs_tol=0.3)", "{x} % 1 > 0.5", "f'{{{x}:.2f}}'.endswith('0')",
+                           "math.modf({x})[0] >= 0.5", "len(str({x}).partition('.')[2]) == 1")},
     "word": {"size": ("len({x}) > {a5}", "len({x}) % 2 == 0", "len({x}) < {a7}"),
              "letters": ("{x} < {m}", "{x}[0] in 'aeiou'", "{v} in {x}", "{x}[-1] > {x}[0]", "{v} not in {x}",
                          "{x}.endswith({e})", "{x}.find({v}) > 0",
-                         "{x}.strip('aeiou') != {x}", "{x}.removesuffix({e}) != {x}", "max({x}) > {m}"),
+                         "{x}.strip('aeiou') != {x}", "{x}.removesuffix({e}) != {x}", "max({x}) > {m}",
+                         "{x}.rfind({v}) > len({x}) // 2", "{x}.rstrip({e}) != {x}", "{x}[::-1] < {x}",
+                         "{x}.startswith(tuple('aeiou'))"),
              "shape": ("len(set({x})) < len({x})", "{x}[1:2] in 'aeiou'", "{x}.count({x}[0]) > 1",
                        "sum(c in 'aeiou' for c in {x}) > 1", "{x}[:2] < {x}[-2:]", "any(c in 'aeiou' for c in {x}[:2])",
                        "{x}.index(min({x})) < 2", "sorted({x})[0] < 'c'")},
     "char": {"vowel": ("{x} in 'aeiou'", "{x} not in 'aeiou'", "{x} in 'rstlne'", "{x} == {v}"),
-             "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}"),
+             "order": ("{x} < {m}", "{x} > {m}", "'c' <= {x} <= {m}", "ord({x}) - ord('a') < {a10}",
+                       "string.ascii_lowercase.find({x}) > {a10}"),
              "kind": ("ord({x}) % 2 == 0", "{x} in string.ascii_lowercase[:{a8}]", "{x}.lower() in 'bcdfg'",
                       "{x} in 'etaoin'", "ord({x}) % 3 == 0", "string.ascii_lowercase.index({x}) % 2 == 0",
+                      "{x} in string.hexdigits",
                       "{x} in 'aeiou' or {x} == 'y'")},
     "data": {"size": ("len({xs}) > {a6}", "len({xs}) % 2 == 0", "len({xs}) < {a8}"),
              "order": ("{xs}[0] < {xs}[-1]", "{xs}[0] > {xs}[1]", "{xs}[-1] > {xs}[-2]",
@@ -139,22 +145,26 @@ _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); b
     "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
                        "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})",
                        "{xs}.index(max({xs})) > {xs}.index(min({xs}))", "statistics.median({xs}) > {n}",
-                       "math.prod({xs}[:2]) > {n} * {a10}", "sum(sorted({xs})[-2:]) > {n} * {a5}"),
+                       "math.prod({xs}[:2]) > {n} * {a10}", "sum(sorted({xs})[-2:]) > {n} * {a5}",
+                       "statistics.pstdev({xs}) > {a5}", "heapq.nlargest(3, {xs})[-1] > {a10}"),
              "repeat": ("len(set({xs})) < len({xs})", "{xs}.count({xs}[0]) == 1", "{xs}[0] % 2 == 0",
                         "collections.Counter({xs}).most_common(1)[0][1] > 1",
                         "sum(v % 2 for v in {xs}) > len({xs}) // 2"),
              "halves": ("sum({xs}[::2]) > sum({xs}[1::2])", "max({xs}[:3]) < max({xs}[3:])",
-                        "{xs}[-1] > {xs}[len({xs}) // 2]", "sum({xs}[:3]) > sum({xs}[-3:])")},
+                        "{xs}[-1] > {xs}[len({xs}) // 2]", "sum({xs}[:3]) > sum({xs}[-3:])",
+                        "statistics.mean({xs}) > {xs}[0]")},
     "prices": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {a10}.0", "max({xs}) - min({xs}) > {a10}",
                          "any(p > {a10} for p in {xs})", "statistics.fmean({xs}) > {a5}", "math.fsum({xs}) > {a10} * 4",
-                         "round(sum({xs})) % 2 == 0"),
+                         "round(sum({xs})) % 2 == 0", "statistics.pstdev({xs}) > {a5}",
+                         "heapq.nsmallest(2, {xs})[-1] < {a5}"),
                "shape": ("{xs}[0] > {xs}[-1]", "max({xs}) in {xs}[:3]", "sorted({xs})[len({xs}) // 2] > {a5}")},
     "words": {"total": ("len({xs}[0]) > {a5}", "any(len(w) > {a6} for w in {xs})", "min({xs}) < 'b'",
                         "{word} in {xs}", "sum(len(w) for w in {xs}) > {a10} * 3",
                         "{xs}.index(min({xs})) < {a3}", "{xs}[0].startswith({b})"),
               "shape": ("len(max({xs}, key=len)) > {a6}", "{xs}[0] < {xs}[-1]", "len({xs}[-1]) > len({xs}[0])",
                         "' '.join({xs}).count({v}) > {a3}", "max({xs}, key=len).startswith({b})",
-                        "len(set(map(len, {xs}))) < len({xs})", "{xs}.index(max({xs})) > len({xs}) // 2")},
+                        "len(set(map(len, {xs}))) < len({xs})", "{xs}.index(max({xs})) > len({xs}) // 2",
+                        "max({xs}, key=len).endswith({e})")},
     "stock": {"total": ("sum({xs}.values()) > {n} * {a5}", "max({xs}.values()) > {a10} * 2", "min({xs}.values()) < {a3}",
                         "sum({xs}.values()) % 2 == 0", "any(count > {a10} * 2 for count in {xs}.values())",
                         "statistics.median({xs}.values()) > {a10}"),
@@ -166,7 +176,8 @@ _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); b
                        "{xs}.startswith({b})", "{xs}.count({v}) > 2"),
              "shape": ("{xs}.split()[0] < {xs}.split()[-1]", "{xs}.endswith({e})", "{xs}.find(' ') > {a3}",
                        "{xs}.rfind(' ') > {a10}", "{xs}.strip().endswith(('e', 's'))",
-                       "{xs}.partition(' ')[0] < {xs}.rpartition(' ')[2]")},
+                       "{xs}.partition(' ')[0] < {xs}.rpartition(' ')[2]", "re.search('[aeiou]{{2}}', {xs})",
+                       "len(re.findall('[aeiou]', {xs})) > {a5}")},
 }
 _ACC_COND = {"number": ("{acc} < {n} * 4", "{acc} <= {size}", "{acc} % 2 == 0", "{acc} + {size} > {n} * 3"),
              "best": ("{acc} < {size}",),
@@ -2006,7 +2017,7 @@ class _StmtProgram(_Program):
         self.acc_kind = use.recv
         self.stops_early = False  # the receiver is the result: a walk that stops at its size reads alike
         self.shrinks = False
-        self.choices: dict[str, str] = {}
+        self.choices: dict[str, int] = {}
         self.lines_used = use.stmt if self.loops else use.flat
         if not self.lines_used:
             raise _Miss("no lines for this blueprint")
@@ -2024,13 +2035,16 @@ class _StmtProgram(_Program):
 
     def choose(self, text: str) -> str:
         """`<<a;;b>>` in a template: one of the spellings, the same one wherever the group
-        recurs in the program."""
+        recurs in the program. Groups labelled alike (`<<@k@a;;b>>`) take the same position:
+        a word's first letter spelled `w[:1]` goes with its last spelled `w[-1:]`."""
         def pick(m: re.Match) -> str:
-            group = m.group(1)
-            if group not in self.choices:
-                self.choices[group] = self.rng.choice(group.split(";;"))
-            return self.choices[group]
-        return re.sub(r"<<(.+?)>>", pick, text)
+            label, group = m.group(1) or "", m.group(2)
+            options = group.split(";;")
+            key = f"@{label}" if label else group
+            if key not in self.choices:
+                self.choices[key] = self.rng.randrange(len(options))
+            return options[self.choices[key]]
+        return re.sub(r"<<(?:@(\w+)@)?(.+?)>>", pick, text)
 
     def receivers(self) -> None:
         if "acc" not in self.lits:

@@ -40,6 +40,8 @@ STRAIGHT_RESCUES = 6  # C1/C2: idiom draws tried when no generic draw passed the
 IDLE_PATIENCE = 2  # checked draws before one whose only finding is an idle normalizer is kept
 DEEP_CALLS = 5  # calls nested in one line that make a draw be drawn again: 2 of 77,000 stdlib lines
 DEEP_PATIENCE = 4  # the last attempts take such a draw rather than none (every draw of some cells is deep)
+LONG_LINE = 100  # characters of a line that make a draw be drawn again: 243 of 257,000 stdlib lines
+LONG_TRIES = 6  # the attempts that draw such a draw again (a cell whose every draw is long spends no more)
 IDIOM_SHARE = 1.0  # draws that try the idiom library first (it declines entries and draws it cannot write)
 ENTRY_NAMES = {
     "str": ("clean_text", "summarize", "encode_label", "scan_text", "format_name", "tokenize",
@@ -396,6 +398,10 @@ def deepest_calls(code: str) -> int:
     return max(map(_call_depth, heads), default=0)
 
 
+def longest_line(code: str) -> int:
+    return max(map(len, code.splitlines()), default=0)
+
+
 def _judged(found: GeneratedProgram, entry: Entry, seed: int, index: int, variant: int) -> Verdict:
     """The self-check of a draft for slot `index` (every draft of a slot on the same inputs);
     the target's own calls are not asked to change the output (`lower` on lower-case words
@@ -447,6 +453,8 @@ def generate_program(constraint: Constraint, seed: int, index: int,
             continue
         if attempt < MAX_ATTEMPTS - DEEP_PATIENCE and deepest_calls(program.code) >= DEEP_CALLS:
             continue  # a line no one would write: drawn again while other draws are left
+        if attempt < LONG_TRIES and longest_line(program.code) > LONG_LINE:
+            continue  # a line few would write: drawn again, a few times (some cells write only long ones)
         found = GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
         verdict = _judged(found, entry, seed, index, variant)
         if verdict.clean or (checked >= IDLE_PATIENCE and verdict.findings == ("idle_normalizer",)):

@@ -2250,25 +2250,34 @@ def _mentions(lines: list[str], name: str) -> bool:
     return any(pattern.search(t) for t in lines)
 
 
+def fitting_uses(entry: Entry, knobs: Knobs) -> list[Use]:
+    """The entry's uses a program of this level can hold: none without nesting; without
+    other calls only those that call nothing else; statement uses alone where the entry
+    has them (an entry's uses are statements or expressions, not both); depth-0 uses left
+    out of loops and tests."""
+    uses = USES.get((entry.type, entry.method))
+    if not uses or not knobs.nested_calls:
+        return []
+    fitting = [u for u in uses if u.calls <= knobs.other_methods or knobs.call_chain]
+    if not knobs.other_methods:
+        fitting = [u for u in uses if not u.calls]
+    if any(u.statement for u in fitting):
+        return [u for u in fitting if u.statement]
+    if knobs.control_flow_depth:
+        fitting = [u for u in fitting if not u.straight_only]
+    return fitting
+
+
 def build_idiom(entry: Entry, knobs: Knobs, rng: random.Random,
                 entry_names: tuple[str, ...], depth0_share: bool = True) -> tuple[str, str, str] | None:
     """(code, entry point, call arguments) from the idiom library, or None when it has no
     use for this entry or level. `depth0_share`: straight code (C1/C2) takes the library's
     forms on a share of draws only (False: on every draw, where the generic forms failed)."""
-    uses = USES.get((entry.type, entry.method))
-    if not uses or not knobs.nested_calls:
-        return None
-    fitting = [u for u in uses if u.calls <= knobs.other_methods or knobs.call_chain]
-    if not knobs.other_methods:
-        fitting = [u for u in uses if not u.calls]
+    fitting = fitting_uses(entry, knobs)
     if not fitting:
         return None
-    if any(u.statement for u in fitting):  # an entry's uses are statements or expressions, not both
-        return _build_statement(entry, knobs, rng, [u for u in fitting if u.statement], entry_names, depth0_share)
-    if knobs.control_flow_depth:  # depth-0 uses are left out of loops and tests
-        fitting = [u for u in fitting if not u.straight_only]
-        if not fitting:
-            return None
+    if fitting[0].statement:
+        return _build_statement(entry, knobs, rng, fitting, entry_names, depth0_share)
     if not knobs.control_flow_depth and depth0_share and rng.random() > min(0.25, DEPTH0_SHARE * len(fitting)):
         return None  # a straight pipeline has few surface variants: keep a cell's programs distinct
     use = rng.choice(fitting)

@@ -48,6 +48,7 @@ def untaken(code: str, entry: str, args: str, seed: int) -> int:
 @pytest.mark.parametrize("call_chain", [False, True], ids=["C5", "C6"])
 def test_generic_depth_3_draws_run_every_arm_on_the_kept_inputs(monkeypatch, call_chain: bool) -> None:
     monkeypatch.setattr(program, "IDIOM_SHARE", 0.0)  # the generic flow only
+    monkeypatch.setattr(program, "SCENE_SHARE", 0.0)
     drawn = clean = 0
     for t, m in ENTRIES:
         entry = CATALOG.get(t, m)
@@ -124,6 +125,7 @@ def test_a_sets_working_copy_never_takes_the_sets_own_items_again(monkeypatch) -
     digit ...) instead."""
     import re
     monkeypatch.setattr(program, "IDIOM_SHARE", 0.0)  # the generic flow only
+    monkeypatch.setattr(program, "SCENE_SHARE", 0.0)
     copies = 0
     for m in ("remove", "discard", "pop", "update", "copy"):
         entry = CATALOG.get("set", m)

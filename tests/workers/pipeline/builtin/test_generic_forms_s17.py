@@ -45,6 +45,7 @@ def _helper_calls_in_loops(code: str) -> tuple[int, list[str]]:
 
 def _flow_draws(blueprint: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(program, "IDIOM_SHARE", 0.0)  # the generic forms only
+    monkeypatch.setattr(program, "SCENE_SHARE", 0.0)
     knobs = Knobs(True, True, True, 3, blueprint)
     codes = []
     for entry in CATALOG.entries[::3]:

@@ -104,6 +104,7 @@ def test_the_generic_forms_walk_the_digits_of_a_signed_number_by_its_size(monkey
     """A difference of neighbours is below zero on some calls: its digits are those of its
     `abs` (`int('-')` raised on the call's own input, and the draw was lost)."""
     monkeypatch.setattr(program, "IDIOM_SHARE", 0.0)  # the generic forms only
+    monkeypatch.setattr(program, "SCENE_SHARE", 0.0)
     knobs = Knobs(True, True, False, 3, ("for", "for", "for"))
     walked = signed = 0
     for entry in [e for e in CATALOG.entries if e.type in ("list", "tuple")]:

@@ -97,6 +97,6 @@ def build_compact(entry: Entry, knobs: Knobs, rng: random.Random):  # noqa: ANN2
     lines += _render(entry_name, [p.name for p in g.params], eb)
     code = program_text(lines, g.imports, entry.method)
     from workers.pipeline.builtin.program import GeneratedProgram
-    return GeneratedProgram(code, entry_name, ", ".join(p.literal for p in g.params))
+    return GeneratedProgram(code, entry_name, ", ".join(p.literal for p in g.params), family="compact")
 
 

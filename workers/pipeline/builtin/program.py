@@ -15,7 +15,7 @@ import ast
 import functools
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from workers.pipeline.builtin.compact import build_compact
 from workers.pipeline.builtin.context import Ctx, program_text
@@ -86,6 +86,7 @@ class GeneratedProgram:
     args: str  # the exact text between the parentheses of the entry call
     attempts: int = 1
     matches: bool = True  # the static check accepted it (False only if every attempt missed)
+    family: str = "generic"  # which builder wrote it: scene | idiom | compact | generic
 
     @property
     def call(self) -> str:
@@ -340,11 +341,11 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
         fork.setstate(rng.getstate())
         scene = build_scene(entry, knobs, fork, names) if fork.random() < SCENE_SHARE else None
         if scene is not None:
-            return GeneratedProgram(*scene)
+            return GeneratedProgram(*scene, family="scene")
     if rng.random() < IDIOM_SHARE:
         idiom = build_idiom(entry, knobs, rng, names)
         if idiom is not None:
-            return GeneratedProgram(*idiom)
+            return GeneratedProgram(*idiom, family="idiom")
     if knobs.control_flow_depth and not knobs.other_methods:
         return build_compact(entry, knobs, rng)  # loops without any call: the compact layout
     banned = _banned(entry)
@@ -432,7 +433,7 @@ def _straight_rescue(entry: Entry, knobs: Knobs, target: Constraint, seed: int, 
         made = build_idiom(entry, knobs, rng, names, depth0_share=False)
         if made is None or not statically_fit(made[0], made[1], target):
             continue
-        found = GeneratedProgram(*made, MAX_ATTEMPTS + attempt + 1)
+        found = GeneratedProgram(*made, MAX_ATTEMPTS + attempt + 1, family="idiom")
         verdict = _judged(found, entry, seed, index, variant)
         if verdict.clean:
             return (0, found)
@@ -463,7 +464,7 @@ def generate_program(constraint: Constraint, seed: int, index: int,
             continue  # a line no one would write: drawn again while other draws are left
         if attempt < LONG_TRIES and longest_line(program.code) > LONG_LINE:
             continue  # a line few would write: drawn again, a few times (some cells write only long ones)
-        found = GeneratedProgram(program.code, program.entry_point, program.args, attempt + 1)
+        found = replace(program, attempts=attempt + 1)
         verdict = _judged(found, entry, seed, index, variant)
         if verdict.clean or (checked >= IDLE_PATIENCE and verdict.findings == ("idle_normalizer",)):
             return found
@@ -477,4 +478,4 @@ def generate_program(constraint: Constraint, seed: int, index: int,
     if best is not None:
         return best[1]
     assert program is not None
-    return GeneratedProgram(program.code, program.entry_point, program.args, MAX_ATTEMPTS, False)
+    return replace(program, attempts=MAX_ATTEMPTS, matches=False)

@@ -800,6 +800,8 @@ def _handlers(tree: ast.Module) -> list[ast.ExceptHandler]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Try) and node.handlers:
             found.extend(node.handlers)
+    if not found:  # (most programs: no second walk)
+        return []
     inside = {id(h) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
               for h in ast.walk(f) if isinstance(h, ast.ExceptHandler)}
     return sorted((h for h in found if id(h) in inside), key=lambda h: (h.lineno, h.col_offset))

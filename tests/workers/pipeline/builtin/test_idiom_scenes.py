@@ -95,3 +95,16 @@ def test_same_seed_same_scene() -> None:
             for _ in range(2)]
     assert made[0] == made[1]
     assert sum(m is not None for m in made[0]) >= 3
+
+
+def test_a_batch_carries_scenes_and_says_which_programs_they_wrote() -> None:
+    """Seed 11's C5/C6 slots 23, 137 and 335 are written by scenes (the program says so);
+    slots no scene writes keep the builder that wrote them before scenes."""
+    from workers.pipeline.batch_spec import BatchSpec
+    from workers.pipeline.builtin import generate_program
+    from workers.pipeline.grid import batch_constraints
+
+    cells = batch_constraints(CATALOG, BatchSpec(programs=600, levels=tuple(LEVELS), seed=11))
+    families = {slot: generate_program(cells[slot], 11, slot, CATALOG).family for slot in (23, 137, 335, 24, 136)}
+    assert [families[s] for s in (23, 137, 335)] == ["scene"] * 3
+    assert {families[24], families[136]} <= {"idiom", "generic", "compact"}

@@ -1,30 +1,37 @@
-"""Scenes: C5/C6 programs of the idiom library with a skeleton of their own.
+"""Scenes: C4-C6 programs of the idiom library with a skeleton of their own.
 
 The library's loop programs share one frame (an accumulator, a walk, tests on the element,
-a contribution, a report), which is why their masked 4-grams repeat (docs/ARCHITECTURE.md,
-sessions 26-27). A scene is a small algorithm a person writes around the same target use,
-each with its own state and its own shape:
+a contribution, a report). A scene is a small algorithm a person writes around the same
+target use, each with its own state and its own shape:
 
 - streak: the longest run of rising (falling) values, walked in pairs by index;
-- repeats: values seen before, kept once each (a set of those seen, a list of repeats);
+- repeats: values met before (a set of those seen, a list of repeats);
 - windows: for each window of a few values, how many pass a cut; the busiest window;
 - letters: a letter-by-letter state machine counting the words of a text (and digits);
-- split: values below one cut and above another, the high ones kept once.
+- split: values below one cut counted, those above another kept;
+- digits: the digit sum of the items that pass a test;
+- tally: a letter histogram (`dict.get` with a default) of the words that pass a test;
+- grades: items sorted into bands;
+- top_digit: the largest digit of each item;
+- digit_kinds: the digits of every item counted by kind (even / odd, large / small).
 
 The use is computed once, before the walk: on the whole input (its list, tuple or text is
-what the scene walks; a number is the cut the scene compares the input's items with) or
-on each item in a comprehension (where its text names the element or its index). Literals the tests compare with are read off the values on the call's
-own input, so both arms of each test run on it. A scene covers the blueprints it can
-write (the kinds of its three nested statements, checked by the static check as every
-draw is); `build_scene` declines the others and the library's frame takes them. A
-blueprint that starts with a test holds the walk under a test that there are values to
-compare (`guard`). Two scenes were written and dropped, as the gate turns them away: a
-bisection (any middle index finds the same place, an idle expression) and a merge of two
-sorted lists (the use's values are drawn from the input, so one index never lags).
+what the scene walks, a text's words where it has several; a number is the cut the input's
+items are compared with; a yes-or-no is the test that holds the walk) or on each item in a
+comprehension (where its text names the element or its index). Literals the tests compare
+with are read off the values on the call's own input, so both arms of each test run on it.
+A scene covers the blueprints it can write (the kinds of its two or three nested
+statements, checked by the static check as every draw is); `build_scene` declines the
+others and the library's frame takes them. A blueprint that starts with a test before a
+loop holds a two-deep scene under a test (`guard`). Two scenes were written and dropped,
+as the gate turns them away: a bisection (any middle index finds the same place, an idle
+expression) and a merge of two sorted lists (the use's values are drawn from the input, so
+one index never lags).
 """
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 import textwrap
@@ -36,6 +43,7 @@ from workers.pipeline.constraints.catalog import Entry
 from workers.pipeline.records import Knobs
 
 SCENE_SHARE = 1.0  # depth-3 draws that try a scene first (most decline: the blueprint, the use's value)
+SCENE_DEPTHS = (2, 3)  # C4 and C5/C6: two or three nested statements
 SCENE_TRIES = 8  # pairs of a scene and a use tried on a draw before the frame takes it
 
 _VALUE_NAMES = {"int": ("value", "size", "score", "weight"), "float": ("value", "amount", "cost"),
@@ -101,7 +109,9 @@ class _Scene(_Program):
         kind = self.item_kind(value)
         if kind == "char" and len(str(value).split()) >= 2 and self.rng.random() < 0.6 \
                 and self.methods(f"{env.xs}.split()"):
-            expr, value, kind = f"({expr}).split()", str(value).split(), "word"  # its words
+            primary = isinstance(ast.parse(expr, mode="eval").body, (ast.Call, ast.Name, ast.Attribute, ast.Subscript))
+            expr = f"{expr}.split()" if primary else f"({expr}).split()"
+            value, kind = str(value).split(), "word"  # its words
             names = ("words", "parts", "tokens")
         if kind is None:
             raise _Miss(f"the use's value is not a sequence a scene walks: {type(value).__name__}:{str(value)[:30]}")
@@ -255,7 +265,17 @@ class _Scene(_Program):
             {seen} = set()
             {again} = []""")
         v, pos = self.head(bp[0], 0)
-        if bp[1] == "if":
+        if len(bp) == 2:  # C4: every repeat kept, or each repeated value once
+            self.code(1, f"""
+                if {v} in {seen}:
+                    {again}.append({v})
+                else:
+                    {seen}.add({v})""" if bp[1] == "if" else f"""
+                if {v} not in {seen}:
+                    {seen}.add({v})
+                elif {v} not in {again}:
+                    {again}.append({v})""")
+        elif bp[1] == "if":
             self.code(1, f"""
                 if {v} in {seen}:
                     if {v} not in {again}:
@@ -313,7 +333,7 @@ class _Scene(_Program):
         test = rng.choice(("{c}.isalpha()", "{c}.isalnum()", "{c} not in ' ,.-'"))
         if not self.methods(test.format(c="c")):
             raise _Miss("the letter test calls the target")
-        digits = bp[1] == "if-elif"
+        digits = bp[1] == "if-elif" and len(bp) == 3
         if digits and (not any(c.isdigit() for c in text) or test != "{c}.isalpha()"):
             raise _Miss("no digit in the text")
         words, inside = w.name(("words", "count", "runs")), w.name(("inside", "in_word", "reading"))
@@ -324,6 +344,18 @@ class _Scene(_Program):
         if digits:
             self.code(0, f"{digits_name} = 0")
         c, pos = self.head(bp[0], 0)
+        if len(bp) == 2:  # C4: the state read off the letter before, or a case for a break first
+            self.code(1, f"""
+                if {test.format(c=c)} and not {inside}:
+                    {words} += 1
+                {inside} = {test.format(c=c)}""" if bp[1] == "if" else f"""
+                if not {test.format(c=c)}:
+                    {inside} = False
+                elif not {inside}:
+                    {words} += 1
+                    {inside} = True""")
+            self.step(pos)
+            return rng.choice((words, f"{words}, len({self.seq})"))
         if digits:
             self.code(1, f"""
                 if {c}.isdigit():
@@ -478,6 +510,16 @@ class _Scene(_Program):
             {middle} = 0
             {failed} = 0""")
         v, pos = self.head(bp[0], 0)
+        if len(bp) == 2:  # C4: one chain of bands
+            self.code(1, f"""
+                if {v} >= {top}:
+                    {best}.append({v})
+                elif {v} >= {mid}:
+                    {middle} += 1
+                elif {v} < {floor}:
+                    {failed} += 1""")
+            self.step(pos)
+            return rng.choice((f"{best}, {middle}, {failed}", f"(len({best}), {middle}, {failed})"))
         self.code(1, f"""
             if {v} >= {floor}:
                 if {v} >= {top}:
@@ -561,7 +603,8 @@ class _Scene(_Program):
 
 
 def _walks(bp: tuple[str, ...]) -> bool:
-    return bp[0] in ("for", "while")
+    """A walk first, and at least one statement in it."""
+    return len(bp) >= 2 and bp[0] in ("for", "while")
 
 
 _TEST = (("if",), ("if-elif",))  # a test of either kind
@@ -570,13 +613,13 @@ _LOOP = (("for",), ("while",))  # a loop of either kind
 
 _SCENES = (
     (_Scene.streak, lambda bp: _walks(bp) and bp[1] in ("if", "if-elif") and bp[2:] in ((), ("if",))),
-    (_Scene.repeats, lambda bp: _walks(bp) and bp[1] in ("if", "if-elif") and bp[2:] == ("if",)),
+    (_Scene.repeats, lambda bp: _walks(bp) and bp[1] in ("if", "if-elif") and bp[2:] in ((), ("if",))),
     (_Scene.windows, lambda bp: bp[:2] == ("for", "for") and bp[2:] in _TEST),
-    (_Scene.letters, lambda bp: _walks(bp) and bp[1] in ("if", "if-elif") and bp[2:] == ("if",)),
+    (_Scene.letters, lambda bp: _walks(bp) and bp[1] in ("if", "if-elif") and bp[2:] in ((), ("if",))),
     (_Scene.split, lambda bp: _walks(bp) and bp[1:] in (("if-elif", "if"), ("if-elif",))),
     (_Scene.digits, lambda bp: _walks(bp) and (bp[1:2] in _TEST and bp[2:] in _LOOP or bp[1:] in _LOOP)),
     (_Scene.tally, lambda bp: _walks(bp) and (bp[1:2] in _TEST and bp[2:] in _LOOP or bp[1:] in _LOOP)),
-    (_Scene.grades, lambda bp: _walks(bp) and bp[1:] == ("if", "if-elif")),
+    (_Scene.grades, lambda bp: _walks(bp) and bp[1:] in (("if", "if-elif"), ("if-elif",))),
     (_Scene.top_digit, lambda bp: _walks(bp) and bp[1:] == ("for", "if")),
     (_Scene.digit_kinds, lambda bp: _walks(bp) and bp[1:2] in _LOOP and bp[2:] in _TEST),
 )
@@ -596,7 +639,7 @@ def build_scene(entry: Entry, knobs: Knobs, rng: random.Random,
     writes, or no pair of a scene and a use that fit each other in `SCENE_TRIES` tries:
     most uses suit a few scenes only, by the kind of their value)."""
     fitting = fitting_uses(entry, knobs)
-    if knobs.control_flow_depth != 3 or not fitting or fitting[0].statement:
+    if knobs.control_flow_depth not in SCENE_DEPTHS or not fitting or fitting[0].statement:
         return None
     core = _core(tuple(knobs.blueprint))[1]
     pairs = [(fn.__name__, use) for fn, fits in _SCENES if fits(core) for use in fitting]

@@ -23,7 +23,7 @@ from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
 from workers.pipeline.builtin.forms_str import PADS
-from workers.pipeline.builtin.idiom_scenes import SCENE_SHARE, build_scene
+from workers.pipeline.builtin.idiom_scenes import SCENE_DEPTHS, SCENE_SHARE, build_scene
 from workers.pipeline.builtin.idioms import build_idiom
 from workers.pipeline.builtin.piece import Piece
 from workers.pipeline.builtin.registry import form_for, subject_type
@@ -336,7 +336,7 @@ def _calls_other(lines: list[str], banned: set[str]) -> bool:
 def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedProgram:
     form, subject = form_for(entry), subject_type(entry)
     names = ENTRY_NAMES.get(subject, ENTRY_NAMES["list"])
-    if knobs.control_flow_depth == 3:  # a skeleton of its own (idiom_scenes), drawn from a copy of
+    if knobs.control_flow_depth in SCENE_DEPTHS:  # a skeleton of its own (idiom_scenes), drawn from a copy of
         fork = random.Random()  # the stream: a draw no scene writes is the one it was before scenes
         fork.setstate(rng.getstate())
         scene = build_scene(entry, knobs, fork, names) if fork.random() < SCENE_SHARE else None

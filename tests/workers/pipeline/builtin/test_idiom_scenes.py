@@ -23,7 +23,7 @@ ENTRIES = list(CATALOG.entries) if hasattr(CATALOG, "entries") else list(CATALOG
 
 def _knobs(level: str, blueprint: tuple[str, ...]) -> Knobs:
     base = LEVELS[level]
-    return Knobs(base.nested_calls, base.other_methods, base.call_chain, 3, blueprint)
+    return Knobs(base.nested_calls, base.other_methods, base.call_chain, len(blueprint), blueprint)
 
 
 def _clean_scene(name: str, level: str, blueprint: tuple[str, ...]) -> tuple[str, str]:
@@ -65,6 +65,20 @@ def test_each_scene_writes_a_clean_program_of_its_level(name: str, blueprint: tu
     assert len(functions) == (2 if level == "C6" else 1)  # C6: the use is a helper the entry calls
 
 
+@pytest.mark.parametrize(("name", "blueprint", "marks"), [
+    ("streak", ("for", "if"), ("max(",)),
+    ("repeats", ("while", "if-elif"), ("elif",)),
+    ("letters", ("for", "if"), (" and not ",)),
+    ("grades", ("for", "if-elif"), ("elif",)),
+    ("digits", ("for", "while"), ("//= 10",)),
+    ("tally", ("while", "for"), (".get(",)),
+])
+def test_c4_scenes_write_two_deep_programs(name: str, blueprint: tuple[str, ...], marks: tuple[str, ...]) -> None:
+    code, point = _clean_scene(name, "C4", blueprint)
+    assert all(mark in code for mark in marks), code
+    assert len([n for n in ast.parse(code).body if isinstance(n, ast.FunctionDef)]) == 1
+
+
 def test_a_guarded_scene_holds_its_walk_under_the_test() -> None:
     code, point = _clean_scene("split", "C5", ("if", "for", "if-elif"))
     entry = next(n for n in ast.parse(code).body if isinstance(n, ast.FunctionDef) and n.name == point)
@@ -84,9 +98,7 @@ def test_statement_uses_and_other_depths_are_declined() -> None:
     append = next(e for e in ENTRIES if (e.type, e.method) == ("list", "append"))
     assert build_scene(append, _knobs("C5", ("for", "if", "if")), random.Random(0), ("f",)) is None
     upper = next(e for e in ENTRIES if (e.type, e.method) == ("str", "upper"))
-    c4 = LEVELS["C4"]
-    assert build_scene(upper, Knobs(c4.nested_calls, c4.other_methods, c4.call_chain, 2, ("for", "if")),
-                       random.Random(0), ("f",)) is None
+    assert build_scene(upper, _knobs("C3", ("for",)), random.Random(0), ("f",)) is None
 
 
 def test_same_seed_same_scene() -> None:

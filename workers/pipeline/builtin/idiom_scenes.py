@@ -17,8 +17,10 @@ target use, each with its own state and its own shape:
 
 The use is computed once, before the walk: on the whole input (its list, tuple or text is
 what the scene walks, a text's words where it has several; a number is the cut the input's
-items are compared with; a yes-or-no is the test that holds the walk) or on each item in a
-comprehension (where its text names the element or its index). Literals the tests compare
+items, or the lengths of its words, are compared with; a yes-or-no is the test that holds
+the walk) or on each item in a
+comprehension (where its text names the element or its index; a yes-or-no on each item is
+instead the test that picks the items a digit sum or a letter histogram reads). Literals the tests compare
 with are read off the values on the call's own input, so both arms of each test run on it.
 A scene covers the blueprints it can write (the kinds of its two or three nested
 statements, checked by the static check as every draw is); `build_scene` declines the
@@ -42,7 +44,7 @@ from workers.pipeline.builtin.idioms import _ELEM_NAMES, Env, _Miss, _Program, f
 from workers.pipeline.constraints.catalog import Entry
 from workers.pipeline.records import Knobs
 
-SCENE_SHARE = 1.0  # depth-3 draws that try a scene first (most decline: the blueprint, the use's value)
+SCENE_SHARE = 1.0  # C4-C6 draws that try a scene first (most decline: the blueprint, the use's value)
 SCENE_DEPTHS = (2, 3)  # C4 and C5/C6: two or three nested statements
 SCENE_TRIES = 8  # pairs of a scene and a use tried on a draw before the frame takes it
 
@@ -64,6 +66,7 @@ class _Scene(_Program):
     cut: str | None = None  # a number the use gives: the name of the cut the data is compared with
     cut_value: float = 0  # its value on the call's own input
     scene = ""  # the scene's name (streak, repeats ...)
+    item_test = ""  # a yes-or-no use on each item: the test a scene's inner walk is held by
     chars = False  # the values are a text's letters (counted and matched, not ranked)
 
     # --- binding the use ------------------------------------------------------------------
@@ -74,7 +77,9 @@ class _Scene(_Program):
         use's value as the cut the scene compares the data's items with."""
         w, text = self.w, self.use.text
         if "{x}" in text or "{i}" in text:
-            if self.use.rtype not in ("int", "float", "str") or self.kind not in ("ints", "prices", "words", "text"):
+            is_test = self.use.rtype == "bool" and "{i}" not in text  # a test each item passes or not
+            if self.use.rtype not in ("int", "float", "str") and not is_test \
+                    or self.kind not in ("ints", "prices", "words", "text"):
                 raise _Miss("a per-item use a scene cannot compare")
             xk = {"ints": "int", "prices": "float", "words": "word", "text": "word"}[self.kind]
             source = env.xs
@@ -87,6 +92,12 @@ class _Scene(_Program):
             if index and not self.methods("enumerate("):
                 raise _Miss("enumerate is the target")
             per_item = self.expr(replace(env, x=item, x_kind=xk, i=index, loop_depth=1))
+            if is_test:  # the test that picks the items a scene's inner walk reads
+                if len(set(self.evaluate(f"[{per_item} for {item} in {source}]"))) < 2:
+                    raise _Miss("the test holds for every item alike")
+                self.item_test, self.seq, self.item = per_item, source, item
+                self.values = list(self.evaluate(source))
+                return
             walk = f"{index}, {item} in enumerate({source})" if index else f"{item} in {source}"
             expr = f"[{per_item} for {walk}]"
             names = _VALUE_NAMES[self.use.rtype]
@@ -94,7 +105,7 @@ class _Scene(_Program):
             expr = self.expr(env)
             names = ("items", "picked", "ordered", "chosen", "values")
         value = self.evaluate(expr)
-        data = self.kind in ("ints", "prices") or self.kind == "words" and isinstance(value, bool)
+        data = self.kind in ("ints", "prices", "words")  # (a number on words: a cut on their lengths)
         if isinstance(value, (int, float)) and data:
             if isinstance(value, bool):  # a yes-or-no on the whole input: the test the walk is held by
                 if not self.guarded:
@@ -104,17 +115,18 @@ class _Scene(_Program):
                 self.cut, self.cut_value = w.name(("cutoff", "mark", "level", "base")), value
                 w.line(f"{self.cut} = {expr}")
             self.seq = env.xs
+            self.item = w.name(_ELEM_NAMES[{"ints": "int", "prices": "float", "words": "word"}[self.kind]])
             self.values = list(self.evaluate(env.xs))
             return
         kind = self.item_kind(value)
         if kind == "char" and len(str(value).split()) >= 2 and self.rng.random() < 0.6 \
                 and self.methods(f"{env.xs}.split()"):
-            primary = isinstance(ast.parse(expr, mode="eval").body, (ast.Call, ast.Name, ast.Attribute, ast.Subscript))
-            expr = f"{expr}.split()" if primary else f"({expr}).split()"
+            primary = (ast.Call, ast.Name, ast.Attribute, ast.Subscript)  # (needs no parentheses before `.split`)
+            expr = f"{expr}.split()" if isinstance(ast.parse(expr, mode="eval").body, primary) else f"({expr}).split()"
             value, kind = str(value).split(), "word"  # its words
             names = ("words", "parts", "tokens")
         if kind is None:
-            raise _Miss(f"the use's value is not a sequence a scene walks: {type(value).__name__}:{str(value)[:30]}")
+            raise _Miss(f"the use's value is not a sequence a scene walks ({type(value).__name__})")
         self.seq = w.name(names if kind != "char" else ("cleaned", "shaped", "letters"))
         w.line(f"{self.seq} = {expr}")
         self.item = w.name(_ELEM_NAMES[kind])
@@ -122,7 +134,7 @@ class _Scene(_Program):
         self.values = list(value)  # type: ignore[call-overload]
 
     base = 0  # the depth a guarded scene's walk starts at
-    guarded = False  # a leading test on the values' size holds the walk (a blueprint that starts with if)
+    guarded = False  # a leading test holds the walk (a blueprint that starts with if, then a loop)
 
     def at(self, depth: int, text: str) -> None:
         """One line at `depth` below the scene's top (under the guard, where it has one)."""
@@ -144,14 +156,12 @@ class _Scene(_Program):
     def head(self, kind: str, depth: int) -> tuple[str, str | None]:
         """The walk over the values at `depth`, a for over them or a while over an index:
         (the current value, the index a while steps at the end of its body)."""
-        if not self.item:
-            self.item = self.w.name(_ELEM_NAMES["int" if self.kind == "ints" else "float"])
         self.guard()
         if kind == "for":
             self.at(depth, f"for {self.item} in {self.seq}:")
             return self.item, None
-        if not self.methods(f"len({self.seq})"):
-            raise _Miss("an index walk needs the sequence's size")
+        if not self.methods(f"len({self.seq})") or "(" in self.seq:
+            raise _Miss("an index walk needs the sequence's size, and a name to index")
         pos = self.w.name(_ELEM_NAMES["index"])
         self.at(depth, f"{pos} = 0")
         self.at(depth, f"while {pos} < len({self.seq}):")
@@ -173,8 +183,8 @@ class _Scene(_Program):
     def pairs(self, kind: str, depth: int) -> tuple[str, str, str | None]:
         """A walk over neighbouring values by index from the second: (the value, the one
         before it, the index a while steps at the end of its body)."""
-        if len(self.methods(f"len({self.seq})", "range(")) < 2:
-            raise _Miss("a walk by index needs range and len")
+        if len(self.methods(f"len({self.seq})", "range(")) < 2 or "(" in self.seq:
+            raise _Miss("a walk by index needs range and len, and a name to index")
         pos = self.w.name(_ELEM_NAMES["index"])
         self.guard()
         if kind == "for":
@@ -193,7 +203,8 @@ class _Scene(_Program):
     def comparable(self) -> list[object]:
         """The values, where they order one way (all numbers, or all texts) and are enough."""
         vals = [v for v in self.values if not isinstance(v, bool)]
-        if len(set(vals)) >= 2 and len(vals) >= 3 and (all(isinstance(v, (int, float)) for v in vals) or all(isinstance(v, str) for v in vals)):
+        one_kind = all(isinstance(v, (int, float)) for v in vals) or all(isinstance(v, str) for v in vals)
+        if one_kind and len(vals) >= 3 and len(set(vals)) >= 2:
             return vals
         raise _Miss("values a scene cannot order")
 
@@ -221,6 +232,8 @@ class _Scene(_Program):
         self.top_xs = env.xs
         self.guarded, bp = _core(tuple(self.knobs.blueprint))
         self.bind(env)
+        if self.item_test and (self.scene not in _TESTED or len(bp) < 3):
+            raise _Miss("the scene has no test for the use on each item")
         result = getattr(self, self.scene)(bp)
         self.w.line(f"return {result}")
 
@@ -305,7 +318,7 @@ class _Scene(_Program):
         cut = self.cut or repr(self.split_point(vals, rng.choice((0.4, 0.6))))
         start, busiest, hits = (w.name(("start", "first", "begin")), w.name(("busiest", "peak", "most")),
                                 w.name(("hits", "over", "passed")))
-        v = self.item = self.item or w.name(_ELEM_NAMES["int" if self.kind == "ints" else "float"])
+        v = self.item
         self.code(0, f"""
             {busiest} = 0
             for {start} in range(len({self.seq}) - {size - 1}):
@@ -378,8 +391,8 @@ class _Scene(_Program):
         asks)."""
         w, rng = self.w, self.rng
         vals = self.comparable()
-        if not self.methods("{a}.append(") or self.chars:
-            raise _Miss("a split keeps numbers or words")
+        if not self.methods("{a}.append(") or self.chars or self.cut and isinstance(vals[0], str):
+            raise _Miss("a split keeps numbers or words (a number cuts numbers)")
         low = repr(self.split_point(vals, 0.3)) if self.cut is None else self.cut
         high = repr(self.split_point(vals, 0.6)) if self.cut is None else self.cut
         below, above = w.name(("below", "small", "under")), w.name(("above", "large", "over"))
@@ -435,7 +448,7 @@ class _Scene(_Program):
         if len(bp) == 3:
             cut = self.cut or self.split_point(vals, rng.choice((0.3, 0.5)))
             low = self.split_point([x for x in vals if self.cut is None or x < self.cut_value] or vals, 0.0)
-            self.middle(bp, f"{v} > {cut}", (f"{v} <= {low}", w.name(("small", "low", "skipped"))))
+            self.middle(bp, self.item_test or f"{v} > {cut}", (f"{v} <= {low}", w.name(("small", "low", "skipped"))))
         if bp[-1] == "while":
             rest = w.name(("rest", "remaining", "left"))
             self.code(depth, f"""
@@ -457,19 +470,20 @@ class _Scene(_Program):
         """The letters of the words that pass a test, counted into a dict (`get` with a
         default), then read back: the commonest, the counts in order, how many letters."""
         w, rng = self.w, self.rng
-        self.walks_values("letters are of the use's words")
         vals = self.comparable()
         if not all(isinstance(v, str) and len(v) > 1 for v in vals) or len(self.methods("{a}.get(", "len(")) < 2:
             raise _Miss("letters of words")
+        sizes = [len(x) for x in vals]  # type: ignore[arg-type]
+        if self.cut is not None and (len(bp) < 3 or not min(sizes) <= self.cut_value < max(sizes)):
+            raise _Miss("the use's number splits no words by length")
         counts = w.name(("letter_counts", "freq", "seen_letters", "counts"))
         self.code(0, f"{counts} = {{}}")
         self.inits = len(w.lines)
         v, pos = self.head(bp[0], 0)
         depth = len(bp) - 1
         if len(bp) == 3:
-            sizes = [len(x) for x in vals]  # type: ignore[arg-type]
-            test = f"len({v}) > {self.split_point(sizes, 0.4)}" if len(set(sizes)) >= 2 \
-                else f"{v} < {self.split_point(vals, 0.5)!r}"
+            test = self.item_test or (f"len({v}) > {self.cut}" if self.cut else f"len({v}) > {self.split_point(sizes, 0.4)}"
+                                      if len(set(sizes)) >= 2 else f"{v} < {self.split_point(vals, 0.5)!r}")
             self.middle(bp, test, (f"{v}[0] in 'aeiou'", w.name(("skipped", "vowel_first", "passed_over"))))
         if bp[-1] == "for":
             ch = w.name(("ch", "letter", "c"))
@@ -608,6 +622,7 @@ def _walks(bp: tuple[str, ...]) -> bool:
 
 
 _TEST = (("if",), ("if-elif",))  # a test of either kind
+_TESTED = ("digits", "tally")  # scenes whose middle test may be the use on each item
 _LOOP = (("for",), ("while",))  # a loop of either kind
 
 

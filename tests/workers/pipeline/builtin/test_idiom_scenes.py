@@ -120,3 +120,34 @@ def test_a_batch_carries_scenes_and_says_which_programs_they_wrote() -> None:
     families = {slot: generate_program(cells[slot], 11, slot, CATALOG).family for slot in (23, 137, 335, 24, 136)}
     assert [families[s] for s in (23, 137, 335)] == ["scene"] * 3
     assert {families[24], families[136]} <= {"idiom", "generic", "compact"}
+
+
+@pytest.mark.parametrize(("name", "role"), [("tally", "cut"), ("digits", "cut"), ("tally", "item_test")])
+def test_a_use_may_be_the_cut_or_the_test_on_each_item(name: str, role: str) -> None:
+    """A number the use gives is the cut (on words, of their lengths); a yes-or-no on each
+    item is the test that picks the items the inner walk reads, so the use runs in the walk."""
+    for level, inner, draw in ((lv, kind, d) for lv in ("C5", "C6") for kind in ("for", "while") for d in range(3)):
+        knobs = _knobs(level, ("for", "if", inner))
+        for k, entry in enumerate(ENTRIES):
+            uses = fitting_uses(entry, knobs)
+            if not uses or uses[0].statement:
+                continue
+            for use in uses:
+                scene = _Scene(entry, knobs, random.Random(f"role:{k}:{use.text}:{draw}"), use, name)
+                try:
+                    code, point, args = scene.build(("f",))
+                except _Miss:
+                    continue
+                if not getattr(scene, role) or not statically_fit(code, point, Constraint(entry.type, entry.method, level, knobs)):
+                    continue
+                if not self_check(code, point, args, 1, target=entry.method.removesuffix("()")).clean:
+                    continue
+                walk = next(n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.For))
+                test = walk.body[0]
+                assert isinstance(test, ast.If) and any(isinstance(n, (ast.For, ast.While)) for n in test.body), code
+                if role == "cut":
+                    assert scene.cut in ast.unparse(test.test), code
+                else:
+                    assert ast.unparse(test.test) == ast.unparse(ast.parse(scene.item_test, mode="eval").body), code
+                return
+    raise AssertionError(f"no clean {name} program with the use as its {role}")

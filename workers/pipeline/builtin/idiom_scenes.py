@@ -181,12 +181,16 @@ class _Scene(_Program):
             self.base = 1
 
     def pairs(self, kind: str, depth: int) -> tuple[str, str, str | None]:
-        """A walk over neighbouring values by index from the second: (the value, the one
-        before it, the index a while steps at the end of its body)."""
+        """A walk over neighbouring values, by index from the second or over zipped pairs:
+        (the value, the one before it, the index a while steps at the end of its body)."""
         if len(self.methods(f"len({self.seq})", "range(")) < 2 or "(" in self.seq:
             raise _Miss("a walk by index needs range and len, and a name to index")
-        pos = self.w.name(_ELEM_NAMES["index"])
         self.guard()
+        if kind == "for" and self.rng.random() < 0.4 and self.methods("zip("):  # the pairs themselves
+            before, after = self.w.name(("before", "prev", "left")), self.w.name(("after", "nxt", "right"))
+            self.at(depth, f"for {before}, {after} in zip({self.seq}, {self.seq}[1:]):")
+            return after, before, None
+        pos = self.w.name(_ELEM_NAMES["index"])
         if kind == "for":
             self.at(depth, f"for {pos} in range(1, len({self.seq})):")
         else:
@@ -467,8 +471,9 @@ class _Scene(_Program):
         return rng.choice((total, total) + self.methods(f"f'digits add up to {{{total}}}'"))
 
     def tally(self, bp: tuple[str, ...]) -> str:
-        """The letters of the words that pass a test, counted into a dict (`get` with a
-        default), then read back: the commonest, the counts in order, how many letters."""
+        """The letters of the words that pass a test, counted (a dict's `get` with a default,
+        `setdefault`, or a Counter), then read back: the commonest, the counts in order, how
+        many letters."""
         w, rng = self.w, self.rng
         vals = self.comparable()
         if not all(isinstance(v, str) and len(v) > 1 for v in vals) or len(self.methods("{a}.get(", "len(")) < 2:
@@ -477,7 +482,8 @@ class _Scene(_Program):
         if self.cut is not None and (len(bp) < 3 or not min(sizes) <= self.cut_value < max(sizes)):
             raise _Miss("the use's number splits no words by length")
         counts = w.name(("letter_counts", "freq", "seen_letters", "counts"))
-        self.code(0, f"{counts} = {{}}")
+        style = rng.choice(("get", "get") + self.methods("collections.Counter(", "{a}.setdefault("))
+        self.code(0, f"{counts} = collections.Counter()" if style.startswith("collections") else f"{counts} = {{}}")
         self.inits = len(w.lines)
         v, pos = self.head(bp[0], 0)
         depth = len(bp) - 1
@@ -485,21 +491,23 @@ class _Scene(_Program):
             test = self.item_test or (f"len({v}) > {self.cut}" if self.cut else f"len({v}) > {self.split_point(sizes, 0.4)}"
                                       if len(set(sizes)) >= 2 else f"{v} < {self.split_point(vals, 0.5)!r}")
             self.middle(bp, test, (f"{v}[0] in 'aeiou'", w.name(("skipped", "vowel_first", "passed_over"))))
+        def count(letter: str) -> str:  # one more of a letter, in the program's counting style
+            if style == "get":
+                return f"{counts}[{letter}] = {counts}.get({letter}, 0) + 1"
+            if style.startswith("collections"):
+                return f"{counts}[{letter}] += 1"
+            return f"{counts}.setdefault({letter}, 0)\n{counts}[{letter}] += 1"
+        body = "\n".join("    " + line for line in count("{c}").splitlines())
         if bp[-1] == "for":
             ch = w.name(("ch", "letter", "c"))
-            self.code(depth, f"""
-                for {ch} in {v}:
-                    {counts}[{ch}] = {counts}.get({ch}, 0) + 1""")
+            self.code(depth, f"for {ch} in {v}:\n" + body.format(c=ch))
         else:
             at = w.name(("at", "k", "j"))
-            self.code(depth, f"""
-                {at} = 0
-                while {at} < len({v}):
-                    {counts}[{v}[{at}]] = {counts}.get({v}[{at}], 0) + 1
-                    {at} += 1""")
+            self.code(depth, f"{at} = 0\nwhile {at} < len({v}):\n" + body.format(c=f"{v}[{at}]") + f"\n    {at} += 1")
         self.step(pos)
         report = rng.choice((f"max({counts}, key={counts}.get, default='')", f"sorted({counts}.items())",
-                             f"len({counts})", f"sorted({counts}, key={counts}.get, reverse=True)[:3]"))
+                             f"len({counts})", f"sorted({counts}, key={counts}.get, reverse=True)[:3]")
+                            + ((f"{counts}.most_common(2)",) if style.startswith("collections") else ()))
         return f"{report}, {self.counter}" if self.counter else report
 
     def grades(self, bp: tuple[str, ...]) -> str:

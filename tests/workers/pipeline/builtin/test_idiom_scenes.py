@@ -50,7 +50,7 @@ def _clean_scene(name: str, level: str, blueprint: tuple[str, ...]) -> tuple[str
 
 @pytest.mark.parametrize("level", ["C5", "C6"])
 @pytest.mark.parametrize(("name", "blueprint", "marks"), [
-    ("streak", ("for", "if", "if"), ("range(1, len(",)),
+    ("streak", ("for", "if", "if"), ("+= 1", "= 0\n")),
     ("repeats", ("while", "if-elif", "if"), ("= set()", ".add(")),
     ("windows", ("for", "for", "if"), ("range(len(",)),
     ("letters", ("for", "if", "if"), ("= False", "= True")),
@@ -122,10 +122,12 @@ def test_a_batch_carries_scenes_and_says_which_programs_they_wrote() -> None:
     assert {families[24], families[136]} <= {"idiom", "generic", "compact"}
 
 
-@pytest.mark.parametrize(("name", "role"), [("tally", "cut"), ("digits", "cut"), ("tally", "item_test")])
+@pytest.mark.parametrize(("name", "role"), [("digits", "cut"), ("tally", "item_test")])
 def test_a_use_may_be_the_cut_or_the_test_on_each_item(name: str, role: str) -> None:
-    """A number the use gives is the cut (on words, of their lengths); a yes-or-no on each
-    item is the test that picks the items the inner walk reads, so the use runs in the walk."""
+    """A number the use gives is the cut; a yes-or-no on each item is the test that picks
+    the items the inner walk reads, so the use runs in the walk. (A number on words cuts
+    their lengths too, but letter counts over the longer synthesized words mostly run past
+    the trace's 100 lines, so no draw here is clean enough to hold it.)"""
     for level, inner, draw in ((lv, kind, d) for lv in ("C5", "C6") for kind in ("for", "while") for d in range(3)):
         knobs = _knobs(level, ("for", "if", inner))
         for k, entry in enumerate(ENTRIES):

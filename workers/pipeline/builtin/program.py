@@ -336,8 +336,10 @@ def _calls_other(lines: list[str], banned: set[str]) -> bool:
 def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedProgram:
     form, subject = form_for(entry), subject_type(entry)
     names = ENTRY_NAMES.get(subject, ENTRY_NAMES["list"])
-    if knobs.control_flow_depth in SCENE_DEPTHS:  # a skeleton of its own (idiom_scenes), drawn from a copy of
-        fork = random.Random()  # the stream: a draw no scene writes is the one it was before scenes
+    if knobs.control_flow_depth in SCENE_DEPTHS:
+        # a skeleton of its own (idiom_scenes), drawn from a copy of the stream: a draw no
+        # scene writes is the draw it was before scenes
+        fork = random.Random()
         fork.setstate(rng.getstate())
         scene = build_scene(entry, knobs, fork, names) if fork.random() < SCENE_SHARE else None
         if scene is not None:

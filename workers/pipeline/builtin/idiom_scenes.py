@@ -58,14 +58,13 @@ class _Scene(_Program):
 
     def __init__(self, entry: Entry, knobs: Knobs, rng: random.Random, use: Use, scene: str) -> None:
         super().__init__(entry, knobs, rng, use)
-        self.scene = scene
+        self.scene = scene  # the scene's name: the method that writes it (streak, repeats ...)
 
     seq = ""  # what the scene walks: a name bound to the use's values, or the data (a cut's)
     item = ""  # the loop's name for a value
     values: list[object]  # the walked values on the call's own input
     cut: str | None = None  # a number the use gives: the name of the cut the data is compared with
     cut_value: float = 0  # its value on the call's own input
-    scene = ""  # the scene's name (streak, repeats ...)
     item_test = ""  # a yes-or-no use on each item: the test a scene's inner walk is held by
     chars = False  # the values are a text's letters (counted and matched, not ranked)
 
@@ -426,7 +425,8 @@ class _Scene(_Program):
             self.code(1, f"if {test}:")
             return
         first, self.counter = other
-        self.w.lines.insert(self.inits, "    " * (1 + self.base) + f"{self.counter} = 0")
+        self.at(0, f"{self.counter} = 0")
+        self.w.lines.insert(self.inits, self.w.lines.pop())  # beside the other starting values
         self.code(1, f"""
             if {first}:
                 {self.counter} += 1

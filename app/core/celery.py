@@ -34,6 +34,11 @@ def broker_transport_options(settings: Settings) -> dict:
             # only every ~100 s), so a redelivery follows soon after the visibility timeout
             "unacked_restore_interval": max(1, min(10, visibility // 6)),
             "unacked_restore_throttle": 1,
+            # the lock one sweep holds: a worker killed mid-sweep leaves it held until it
+            # expires (kombu's default, 300 s, stalled every redelivery that long; a sweep
+            # takes milliseconds, and a second sweep at worst restores a message twice, which
+            # the idempotent stages absorb)
+            "unacked_mutex_expire": max(2, min(60, visibility // 2)),
             "socket_timeout": 10,
             "socket_connect_timeout": 5,
         }

@@ -87,3 +87,17 @@ def test_the_stats_cache_lifetime_comes_from_the_environment(monkeypatch: pytest
     with pytest.raises(SettingsError) as raised:
         get_settings()
     assert "EXECSYNTH_API__STATS_TTL_S" in str(raised.value)
+
+
+def test_a_worker_killed_mid_sweep_does_not_stall_redelivery() -> None:
+    """kombu locks each sweep for dead workers' messages, and the lock of a worker killed
+    mid-sweep lives until it expires (300 s by default: a kill -9 then held every redelivery
+    for five minutes). It expires within half the visibility timeout, at most a minute."""
+    from app.core.celery import broker_transport_options
+    from app.core.config import Settings
+
+    short = broker_transport_options(Settings(broker_url="redis://127.0.0.1:6379/0", worker={"visibility_timeout_s": 6}))
+    assert short["unacked_mutex_expire"] == 3
+    assert short["unacked_restore_interval"] == 1
+    default = broker_transport_options(Settings(broker_url="redis://127.0.0.1:6379/0"))
+    assert default["unacked_mutex_expire"] == 60

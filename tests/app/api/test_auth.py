@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
 import redis
 
 from app.apikeys import service as keys
-from app.core.ratelimit import MemoryRateLimiter, RedisRateLimiter
+from app.core.ratelimit import WINDOW_S, MemoryRateLimiter, RedisRateLimiter
 from app.db.session import session_scope
 from tests.app.api.test_batches import SPEC
 
@@ -72,6 +73,9 @@ def test_the_redis_limit_is_shared_by_two_api_processes(make_client, new_key) ->
     """Two app instances (as two uvicorn processes would be) draw on one Redis budget."""
     key = {"X-API-Key": new_key("shared", rate_limit=4)}
     first, second = make_client(), make_client()
+    left = WINDOW_S - time.time() % WINDOW_S
+    if left < 20:  # five requests astride a window's end count in two windows: start in the next
+        time.sleep(left + 0.1)
     codes = [c.get("/v1/samples", headers=key).status_code for c in (first, second, first, second, first)]
     assert codes.count(429) >= 1 and codes[:4].count(200) >= 3
 

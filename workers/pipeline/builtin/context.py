@@ -53,6 +53,21 @@ _WORDS = ("apple", "river", "stone", "cloud", "tiger", "maple", "orbit", "candle
           "amber", "delta", "north", "lemon", "piano", "ocean", "silver", "garden", "rocket")
 
 
+# targets that change letters' case: their data is written in mixed case (`'River'`,
+# `'apple'`, `'OCEAN'`), else a `.lower()` of lowercase words changes nothing
+CASE_METHODS = frozenset({"lower", "upper", "casefold", "swapcase", "title", "capitalize"})
+_CASE_STYLES = (str.lower, str.title, str.upper)
+
+
+def cased_words(rng: random.Random, words: list[str]) -> list[str]:
+    """`words` each written in a case style drawn for it: one word in title case or capitals,
+    more with at least one in lower case and one not."""
+    styles = [rng.choice(_CASE_STYLES) for _ in words]
+    styles[:2] = [rng.choice(_CASE_STYLES[1:]), str.lower][:len(words)]
+    rng.shuffle(styles)
+    return [style(w) for style, w in zip(styles, words)]
+
+
 # modules the scaffolding and uses may call; each program imports those its lines name
 STDLIB_MODULES = ("bisect", "collections", "heapq", "itertools", "math", "operator", "re", "statistics", "string")
 
@@ -191,6 +206,7 @@ class Ctx:
     avoid: set[str] = field(default_factory=set)  # e.g. the receiver: never `a.update(a)`
     hint: str | None = None  # the subject's literal, when the target needs a telling one
     straight: bool = False  # code without loops or tests (C1 / C2): each use runs once
+    cased: bool = False  # the target changes letters' case: texts are written in mixed case
 
     # --- names -------------------------------------------------------------------------
     def fresh(self, kind: str = "local") -> str:
@@ -256,6 +272,8 @@ class Ctx:
         return self.rng.choice(_WORDS)
 
     def text(self) -> str:
+        if self.cased:
+            return " ".join(cased_words(self.rng, [self.real_word() for _ in range(self.int_(1, 3))]))
         style = self.rng.randrange(7)
         w = self.real_word()
         if style == 1:

@@ -545,29 +545,35 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("'|'.join(part.rjust({k} + 6) for part in {w}.split()).rjust(30, ' ')", "str", "text",
            names="render_row format_cells"),
     ),
+    # the case changes run on data in mixed case (idioms.CASE_METHODS): the inner call picks
+    # (a key, a filter), the outer one writes the result; a change applied to its own
+    # results would change nothing (the gate's idempotent_chain)
     ("str", "capitalize"): (
-        _u("'-'.join(part.capitalize() for part in {w}.split()).capitalize()", "str", "text", names="normalize_words build_slug"),
-        _u("sorted(word.capitalize() for word in {xs})[0].capitalize()", "str", "words", names="first_name pick_label"),
+        _u("' '.join(w for w in {w}.split() if w.capitalize() != w).capitalize()", "str", "text",
+           names="sentence_case fix_case"),
+        _u("max({xs}, key=lambda w: w.capitalize()).capitalize()", "str", "words", names="last_name pick_label"),
     ),
     ("str", "lower"): (
-        _u("'-'.join(part.lower() for part in {w}.split()).lower()", "str", "text", names="normalize_words build_slug"),
-        _u("sorted(word.lower() for word in {xs})[0].lower()", "str", "words", names="first_name pick_label"),
+        _u("'-'.join(w for w in {w}.split() if w.lower() != w).lower()", "str", "text", names="normalize_words build_slug"),
+        _u("min({xs}, key=lambda w: w.lower()).lower()", "str", "words", names="first_name pick_label"),
     ),
     ("str", "upper"): (
-        _u("'-'.join(part.upper() for part in {w}.split()).upper()", "str", "text", names="normalize_words build_slug"),
-        _u("sorted(word.upper() for word in {xs})[0].upper()", "str", "words", names="first_name pick_label"),
+        _u("' '.join(w for w in {w}.split() if w.upper() != w).upper()", "str", "text", names="make_heading shout_words"),
+        _u("max({xs}, key=lambda w: w.upper()).upper()", "str", "words", names="last_name pick_label"),
     ),
     ("str", "swapcase"): (
-        _u("'-'.join(part.swapcase() for part in {w}.split()).swapcase()", "str", "text", names="normalize_words build_slug"),
-        _u("sorted(word.swapcase() for word in {xs})[0].swapcase()", "str", "words", names="first_name pick_label"),
+        _u("'-'.join(w for w in {w}.split() if w.swapcase() != w.upper()).swapcase()", "str", "text",
+           names="invert_case flip_marked"),
+        _u("min({xs}, key=lambda w: w.swapcase()).swapcase()", "str", "words", names="flip_first invert_label"),
     ),
     ("str", "title"): (
-        _u("'-'.join(part.title() for part in {w}.split()).title()", "str", "text", names="normalize_words build_slug"),
-        _u("sorted(word.title() for word in {xs})[0].title()", "str", "words", names="first_name pick_label"),
+        _u("' '.join(w for w in {w}.split() if w.title() != w).title()", "str", "text", names="make_heading title_rest"),
+        _u("min({xs}, key=lambda w: w.title()).title()", "str", "words", names="first_name pick_label"),
     ),
     ("str", "casefold"): (
-        _u("'-'.join(part.casefold() for part in {w}.split()).casefold()", "str", "text", names="normalize_words build_slug"),
-        _u("sorted(word.casefold() for word in {xs})[0].casefold()", "str", "words", names="first_name pick_label"),
+        _u("sorted({w}.split(), key=lambda w: w.casefold())[-1].casefold()", "str", "text",
+           names="last_word_folded pick_last"),
+        _u("max({xs}, key=lambda w: w.casefold()).casefold()", "str", "words", names="last_name pick_label"),
     ),
     ("list", "<"): (
         _u("{xs}[:{k}] < {xs}[{k}:{k} * 2] < {xs}[-{k}:]", "bool", "ints words", calls=False,

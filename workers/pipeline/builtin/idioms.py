@@ -24,7 +24,7 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
-from workers.pipeline.builtin.context import program_text, renamed, stdlib_space
+from workers.pipeline.builtin.context import CASE_METHODS, cased_words, program_text, renamed, stdlib_space
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
@@ -266,7 +266,7 @@ class Writer:
         self.lines.append("    " * self.indent + text)
 
 
-def _literal(rng: random.Random, kind: str) -> str:
+def _literal(rng: random.Random, kind: str, cased: bool = False) -> str:
     if kind == "record":  # a name or a number first, then words of classes drawn per word
         pools = _RECORD_TOKENS[:1] * 2 + _RECORD_TOKENS[1:2] * 2 + _RECORD_TOKENS[2:3] * 2 + _RECORD_TOKENS[3:]
         head = rng.choice(rng.choice((_RECORD_TOKENS[0], _RECORD_TOKENS[2])))
@@ -276,16 +276,19 @@ def _literal(rng: random.Random, kind: str) -> str:
     if kind == "stock":  # a count per name (an empty shelf among them now and then)
         return repr({w: rng.choice((0,) + tuple(range(1, 13))) for w in rng.sample(_WORDS, rng.randint(4, 6))})
     if kind == "words":
-        return repr(rng.sample(_WORDS, rng.randint(5, 6)))
+        words = rng.sample(_WORDS, rng.randint(5, 6))
+        return repr(cased_words(rng, words) if cased else words)
     if kind == "prices":
         return repr([round(rng.uniform(0.5, 19.5), rng.choice((1, 2))) for _ in range(rng.randint(5, 6))])
     sep = rng.choice((" ", " ", ",", ", "))
-    return repr(sep.join(rng.sample(_WORDS, rng.randint(2, 3))))
+    words = rng.sample(_WORDS, rng.randint(2, 3))
+    return repr(sep.join(cased_words(rng, words) if cased else words))
 
 
 class _Program:
     def __init__(self, entry: Entry, knobs: Knobs, rng: random.Random, use: Use) -> None:
         self.knobs, self.rng, self.use, self.method = knobs, rng, use, entry.method
+        self.cased = entry.type == "str" and entry.method in CASE_METHODS
         self.w = Writer(rng, knobs.other_methods)
         self.w.taken |= set(re.findall(r"[A-Za-z_]\w*", use.text))
         # the target's own names: scaffolding never calls them (the static check counts its uses)
@@ -340,7 +343,7 @@ class _Program:
             values["n"] = self.n()
         if "{ys}" in text:
             if self.second is None:
-                self.second = self.w.param(_DATA_NAMES["words"], _literal(self.rng, "words"))
+                self.second = self.w.param(_DATA_NAMES["words"], _literal(self.rng, "words", self.cased))
             values["ys"] = self.second
         if "{key}" in text:
             values["key"] = env.key if env.key is not None else self.name_param()
@@ -378,7 +381,7 @@ class _Program:
         # the use's task names go to the function that does it: the helper, where it is one
         helped = self.knobs.call_chain and not self.subtask and bool(self.use.names)
         entry = w.name(_ENTRY_NAMES.get(self.source, entry_names) if helped else self.use.names or entry_names)
-        data = w.param(_DATA_NAMES[self.source], _literal(self.rng, self.source))
+        data = w.param(_DATA_NAMES[self.source], _literal(self.rng, self.source, self.cased))
         self.data_lit = w.params[-1][1]
         env = Env(data, self.kind)
         helper_lines: list[str] = []
@@ -536,7 +539,7 @@ class _Program:
         result = w.name(("result", "answer", "out", "report"))
         rt = self.use.rtype
         if rt in _COMBINE and rng.random() < 0.3 and "{ys}" not in self.use.text:
-            other = w.param(_DATA_NAMES[self.source], _literal(rng, self.source))
+            other = w.param(_DATA_NAMES[self.source], _literal(rng, self.source, self.cased))
             first, second = w.name(("first", "left", "mine")), w.name(("second", "right", "theirs"))
             w.line(f"{first} = {self.expr(env)}")
             w.line(f"{second} = {self.expr(replace(env, xs=other))}")

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, replace
 
 from workers.pipeline.builtin.compact import build_compact
-from workers.pipeline.builtin.context import Ctx, program_text
+from workers.pipeline.builtin.context import CASE_METHODS, Ctx, program_text
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
@@ -355,7 +355,8 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     stmt_form = probe.stmt
     loops = any(k in ("for", "while") for k in knobs.blueprint)
     ptype = "flist" if subject == "float" and loops else subject
-    g = Ctx(rng, knobs.other_methods, straight=not knobs.control_flow_depth)
+    g = Ctx(rng, knobs.other_methods, straight=not knobs.control_flow_depth,
+            cased=subject == "str" and entry.method in CASE_METHODS)
     if subject == "str" and entry.method in PREDICATE_INPUTS:
         g.hint = repr(rng.choice(PREDICATE_INPUTS[entry.method]))
     entry_name = rng.choice(ENTRY_NAMES.get(subject, ENTRY_NAMES["list"]))

@@ -11,7 +11,8 @@ conditional expression's arms), and each normalizing call of a text or number (`
 `s.strip()`, `abs(n)`, `sorted(xs)`) giving its value back unchanged, which the gate does
 not ask; one of those found idle on the chosen inputs that another input shows changing
 something is cleared, as the gate's input swap clears it. Its findings (deletable
-statements, idle expressions, a normalizing call that changes no output, constant output
+statements, idle expressions, a normalizing call that changes no output (`idle_target`
+where it is a case change that is the target's own call: `dynamic.TARGET_NORMALIZERS`), constant output
 or, in straight code, an output all inputs but one share, an untaken branch arm, a deepest
 block that never runs, an input that raises, a run longer than `MAX_STEPS` traced lines)
 score the draw; the generator keeps the first clean draw, else the lowest score. The
@@ -142,6 +143,7 @@ class _Runner:
                           normalizers=True, max_pairs=MAX_PAIRS if full else 0, if_arms=False)
         tree, self.arms, self.variants, self.within = made.tree, made.arms, made.variants, made.within
         self.statements, self.pairs, self.normalizing = made.statements, made.pairs, set(made.normalizing)
+        self.own = set(made.own)
         self.singles = made.singles
         self.seen: set[int] = set()
         self.turns = 0
@@ -189,6 +191,17 @@ def runs_on(code: str, entry: str, args: str) -> bool:
         return _Runner(code, entry).run(_values(args))[0].startswith("ok:")
     except Exception:  # noqa: BLE001 - a program that does not even load does not run
         return False
+
+
+def idle_own_calls(code: str, entry: str, inputs: list[str], target: str) -> list[str]:
+    """The target's own case changes (`dynamic.TARGET_NORMALIZERS`) that change no output
+    on `inputs` (each `expr -> operand`): what `idle_target` finds, on inputs given."""
+    runner = _Runner(code, entry, target, full=True)
+    values = [_values(a) for a in inputs]
+    runs = [runner.run(v) for v in values]
+    ok = [c for c, r in enumerate(runs) if r[0].startswith("ok:")]
+    idle = _unchanged(runner, sorted(runner.own), ok, values, [r[1] for r in runs], [runs[c][0] for c in ok])
+    return [runner.variants[k][1] for k in idle] if ok else []
 
 
 def _unchanged(runner: _Runner, variants: Iterable[int], chosen: list[int], values: list[tuple],
@@ -259,13 +272,17 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
             findings.append("deletable_statement")
             score += 3 * len(pairs)
         idle = idle_expressions(found, full.statements, full.pairs)
-        normalizing = [k for k in idle if k in full.normalizing]
-        if len(idle) > len(normalizing):  # `int(str(n))`, `x * 2 // 2`: the gate turns it away
+        normalizing = [k for k in idle if k in full.normalizing and k not in full.own]
+        own = [k for k in idle if k in full.own]
+        if len(idle) > len(normalizing) + len(own):  # `int(str(n))`, `x * 2 // 2`: the gate turns it away
             findings.append("idle_expression")
-            score += 3 * (len(idle) - len(normalizing))
+            score += 3 * (len(idle) - len(normalizing) - len(own))
         if normalizing:  # `w.lower()` on words that are all lower case: a call a reader learns to skip
             findings.append("idle_normalizer")
             score += 3 * len(normalizing)
+        if own:  # the same, of the method the program is about: it shows nothing of what it does
+            findings.append("idle_target")
+            score += 3 * len(own)
     if not _LOOP.search(code):
         return Verdict(tuple(findings), score)  # straight code and comprehensions: a short run
     space: dict = {"__name__": "draw"}

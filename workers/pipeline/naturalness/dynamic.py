@@ -214,11 +214,17 @@ NORMALIZING_CALLS = frozenset({"abs", "sorted", "set"})
 NORMALIZING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "capitalize", "title",
                                  "swapcase", "replace", "removeprefix", "removesuffix", "zfill", "ljust", "rjust",
                                  "center", "expandtabs"})
+# the target methods whose own calls the self-check asks too: a case change of text that
+# has no letter of the other case is a use of the method a reader learns to skip
+TARGET_NORMALIZERS = frozenset({"lower", "upper", "casefold", "swapcase", "title", "capitalize"})
 MAX_EXPRESSIONS = 40  # expression variants per program (after the statement variants)
 MAX_PAIRS = 30  # variants leaving out two statements side by side
 MAX_HANDLERS = 10  # variants in which an except clause lets its exception go on
 # (moved into a lambda, they would change what they do; so would `super()`)
 _UNSAFE = (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom, ast.Lambda)
+# the builtin self-check's own templates hold no binding or yield in a lambda: an expression
+# around a key function (`min(ws, key=lambda w: w.lower()).lower()`) is asked there
+_UNSAFE_IN_OWN_DRAWS = (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
               ast.Pow: "**", ast.BitOr: "|", ast.BitAnd: "&", ast.BitXor: "^", ast.LShift: "<<",
               ast.RShift: ">>", ast.MatMult: "@"}
@@ -274,7 +280,7 @@ def _given_back(node: ast.expr, target: str, normalizers: bool,
         elif _formats_alone(node):  # `'{}'.format(s)` of a text
             return ("arg0",)
         elif normalizers and isinstance(func, ast.Attribute) and func.attr in NORMALIZING_METHODS \
-                and func.attr != target:
+                and (func.attr != target or target in TARGET_NORMALIZERS):
             return ("receiver",)
         return ()
     if isinstance(node, ast.JoinedStr) and len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue) \
@@ -409,7 +415,9 @@ class _Expressions(ast.NodeTransformer):
         self.variants: list[tuple[int, str]] = []
         self.pairs: list[int] = []  # j of each conditional expression's or if statement's (j, j + 1)
         self.normalizing: list[int] = []  # variants of normalizers (asked only with `normalizers`)
+        self.own: list[int] = []  # those of the target's own calls (TARGET_NORMALIZERS)
         self.unsafe = 0  # nodes seen holding a binding, a yield or a lambda (an ancestor holds one too)
+        self.unsafe_kinds = _UNSAFE_IN_OWN_DRAWS if normalizers else _UNSAFE
         # the module's functions that do not use the target (set by visit_Module): a C6
         # helper holding the target's use is the target's, and is never idled either
         self.helpers: frozenset[str] = frozenset()
@@ -476,7 +484,7 @@ class _Expressions(ast.NodeTransformer):
         texts = [f"{self.text(node)} -> {self.text(_operand(node, k))}" for k in kinds]
         before = self.unsafe
         node = super().generic_visit(node)
-        if self.unsafe > before or isinstance(node, _UNSAFE) or (
+        if self.unsafe > before or isinstance(node, self.unsafe_kinds) or (
                 isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"):
             self.unsafe += 1
             return node
@@ -520,6 +528,8 @@ class _Expressions(ast.NodeTransformer):
                 args.append(ast.Constant(typed))
             elif isinstance(node, ast.Call) and converts not in self.helpers:
                 self.normalizing.append(j)
+                if isinstance(node.func, ast.Attribute) and node.func.attr == self.target:
+                    self.own.append(j)
             node = _located(ast.Call(ast.Name(OP, ast.Load()), args, []), line)
             node.probe_kind, node.probe_variants = kind, (j,)
         return node
@@ -782,6 +792,7 @@ class Instrumented:
     statements: int = 0  # the first `statements` variants are statements
     pairs: tuple[int, ...] = ()  # j of each conditional expression's or if statement's two variants (j, j + 1)
     normalizing: tuple[int, ...] = ()  # variants of normalizing calls (`instrument(normalizers=True)`)
+    own: tuple[int, ...] = ()  # of those, the target's own calls (a case change: TARGET_NORMALIZERS)
     singles: int = 0  # variants that leave out one statement (then pairs of them, up to `statements`)
 
 
@@ -873,7 +884,7 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
     within += [marks.within.get(j, -1) for j in range(len(within), statements)]  # the except clauses
     within += [arms.get(j, -1) for j in range(statements, len(variants))]
     return Instrumented(tree, marks.arms, variants, within, statements, tuple(exprs.pairs), tuple(exprs.normalizing),
-                        len(found))
+                        tuple(exprs.own), len(found))
 
 
 def build_probe(code: str, max_variants: int = 40, target: str = "") -> Probe:

@@ -375,6 +375,69 @@ def _case_overridden(node: ast.AST) -> bool:
         and inner.func.attr != node.func.attr  # (the same twice is the idempotent chain above)
 
 
+# a normalizer's value made only of its own results is already normal: `.lower()` of the
+# smallest of lowered words; for the case changes, of lowered words joined by a caseless
+# separator too (a `.title()` needs one that is not empty: 'ab' 'cd' joined is one word)
+_RENORMALIZED = frozenset({"lower", "upper", "casefold", "title", "capitalize", "swapcase",
+                           "strip", "lstrip", "rstrip"})
+_CHARWISE = frozenset({"lower", "upper", "casefold", "swapcase"})
+
+
+def _normalized_again(node: ast.Call) -> str:
+    """`sorted(w.lower() for w in ws)[0].lower()`, `'-'.join(p.upper() for p in ps).upper()`,
+    `(a.strip() if c else b.strip()).strip()`: a method applied to a value made only of its
+    own results (with the same arguments) changes nothing, or for `swapcase` undoes them,
+    or for `capitalize` of a joined text overrides them. Direct chains are the rule above."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or func.attr not in _RENORMALIZED or node.keywords:
+        return ""
+    recv = func.value
+    if isinstance(recv, ast.Call) and _call_name(recv) == func.attr:
+        return ""  # (`s.lower().lower()`: the direct chain, found above)
+    made = _made_of(recv, func.attr, node.args)
+    if not made:
+        return ""
+    if func.attr == "swapcase":
+        return "a case swap undoing the one inside"
+    if made == "joined" and func.attr == "capitalize":
+        return "capitalizing the whole overrides each part's"
+    return f"what it applies to already had .{func.attr}()"
+
+
+def _made_of(node: ast.expr, method: str, args: list[ast.expr]) -> str:
+    """Whether `node`'s value is one of `.method(*args)`'s results ("item"), or text joined
+    from them ("joined"); "" when not."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == method \
+            and not node.keywords and _same(node.args, args):
+        return "item"
+    if isinstance(node, ast.IfExp):
+        body, orelse = _made_of(node.body, method, args), _made_of(node.orelse, method, args)
+        return "item" if body == orelse == "item" else ""
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+        return "item" if _items_made_of(node.value, method, args) else ""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max", "next") \
+            and len(node.args) == 1 and not node.keywords:
+        return "item" if _items_made_of(node.args[0], method, args) else ""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
+            and isinstance(sep := node.func.value, ast.Constant) and isinstance(sep.value, str) \
+            and len(node.args) == 1 and not node.keywords and method in _CHARWISE | {"title", "capitalize"} \
+            and not any(c.isalpha() for c in sep.value) and (sep.value or method in _CHARWISE) \
+            and _items_made_of(node.args[0], method, args):
+        return "joined"
+    return ""
+
+
+def _items_made_of(node: ast.expr, method: str, args: list[ast.expr]) -> bool:
+    """Whether every item of the sequence `node` is one of `.method(*args)`'s results:
+    a comprehension of them, perhaps sorted, reversed or made a list."""
+    node = _unwrapped_sequence(node)
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("sorted", "reversed") \
+            and len(node.args) == 1:
+        node = _unwrapped_sequence(node.args[0])
+    return isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)) \
+        and _made_of(node.elt, method, args) == "item"
+
+
 def _gives_back_whole(node: ast.AST) -> str:
     """An operation that gives its operand back whole: `-(-x)`, `not not x`, `+x`, `min(x, x)`,
     `s.replace(a, a)`, a function that returns its own argument (`lambda v: v`)."""
@@ -436,6 +499,8 @@ def tricks(tree: ast.AST, nodes: list[ast.AST]) -> list[Finding]:
             found.append(Finding("idempotent_chain", line, ast.unparse(node)[:60]))
         if _case_overridden(node):
             found.append(Finding("idempotent_chain", line, f"{ast.unparse(node)[:60]} (a case change the next overrides)"))
+        if isinstance(node, ast.Call) and (why := _normalized_again(node)):
+            found.append(Finding("idempotent_chain", line, f"{ast.unparse(node)[:60]} ({why})"))
         kind = type(node)
         if kind in _NAMED and (why := _obscured(node)):
             found.append(Finding("obscured_code", line, why))

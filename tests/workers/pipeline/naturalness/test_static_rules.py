@@ -131,6 +131,16 @@ NATURAL = '''def count_long_words(text, limit):
     ("predicate_fallback", "def f(v):\n    return bool(v if bool(v) else v * 10)\n"),
     ("predicate_fallback", "def f(v):\n    return bool(v if bool(v) else 2 * v)\n"),
     ("predicate_fallback", "def f(p):\n    return (p if p.is_integer() else -p).is_integer()\n"),
+    # a normalizer applied again to what its own results make: the first of lowered words,
+    # lowered words joined, a choice between two stripped values; swapped back; overridden
+    ("idempotent_chain", "def f(ws):\n    return sorted(w.lower() for w in ws)[0].lower()\n"),
+    ("idempotent_chain", "def f(t):\n    return '-'.join(p.upper() for p in t.split()).upper()\n"),
+    ("idempotent_chain", "def f(ws):\n    return max([w.rstrip('s') for w in ws]).rstrip('s')\n"),
+    ("idempotent_chain", "def f(a, b, c):\n    return (a.strip() if c else b.strip()).strip()\n"),
+    ("idempotent_chain", "def f(t):\n    return ' '.join(p.title() for p in t.split()).title()\n"),
+    ("idempotent_chain", "def f(t):\n    return '-'.join(p.swapcase() for p in t.split()).swapcase()\n"),
+    ("idempotent_chain", "def f(ws):\n    return sorted(w.swapcase() for w in ws)[0].swapcase()\n"),
+    ("idempotent_chain", "def f(t):\n    return '-'.join(p.capitalize() for p in t.split()).capitalize()\n"),
 ])
 def test_each_rule_rejects_its_program_with_its_reason(reason: str, code: str) -> None:
     assert reason in static_reasons(code)
@@ -243,6 +253,13 @@ def test_an_ignored_error_and_a_called_inner_function_are_natural() -> None:
     "def f(n, total):\n    return (n + 0.0, 1.0 * total, sum([n, total]))\n",
     "def f(x):\n    flags = {'a': 1 << 0, 'b': 1 << 1}\n    return flags['a'] & x\n",
     "def f(a, b):\n    return [a == True, b < 2]\n",
+    # the same normalizer again where what it applies to is not all its results: chosen by a
+    # lowered key, filtered by one, joined without a separator (title), with other arguments
+    "def f(ws):\n    return min(ws, key=lambda w: w.lower()).lower()\n",
+    "def f(t):\n    return '-'.join(w for w in t.split() if w.lower() != w).lower()\n",
+    "def f(t):\n    return ''.join(p.title() for p in t.split()).title()\n",
+    "def f(ws):\n    return sorted(w.strip('.') for w in ws)[0].strip(',')\n",
+    "def f(a, b, c):\n    return (a.strip() if c else b).strip()\n",
 ])
 def test_what_the_newer_rules_must_keep_accepting(code: str) -> None:
     assert static_findings(code) == []

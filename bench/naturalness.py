@@ -8,8 +8,9 @@ candidate, the choice, ablation variants on the kept inputs). Branch arms are th
 / else bodies written in the code (an if without else has one). One row the issue does not
 list, programs with a line over 100 characters, is the length the generator draws again;
 another, programs written by a scene (`idiom_scenes`), is how far that family reaches; a
-third, "case target changes nothing", counts programs whose own method is a case change
-(`lower`, `title` ...) with a call of it that changes no output on the kept inputs.
+third, "target call changes nothing", counts programs whose own method is a case change,
+strip, pad or replace (`lower`, `rstrip`, `zfill` ...) with a call of it that changes no
+output on the kept inputs.
 
 Masked 4-gram distinctness (identifiers and literals masked) falls as the corpus grows, so it
 is printed per level (about 100 programs each) and over the whole batch. The target holds for
@@ -63,11 +64,10 @@ from pathlib import Path
 from sandbox import Job, Sandbox
 from training.normalize import normalized_hash
 from workers.pipeline.builtin import generate_program
-from workers.pipeline.builtin.context import CASE_METHODS
 from workers.pipeline.builtin.selfcheck import idle_own_calls
 from workers.pipeline.builtin.program import LONG_LINE, longest_line
 from workers.pipeline.constraints import LEVELS, load_catalog
-from workers.pipeline.naturalness.dynamic import DRIVER, build_probe, judge, probe_args
+from workers.pipeline.naturalness.dynamic import DRIVER, TARGET_NORMALIZERS, build_probe, judge, probe_args
 from workers.pipeline.naturalness.stage import GATE_CANDIDATES, target_name
 from workers.pipeline.naturalness.static import TRICKS, loop_facts, static_findings
 from workers.pipeline import seeds
@@ -86,8 +86,9 @@ ROWS = [
     ("early return", "22%", None, ""), ("+= [", "0.4%", None, ""),
     ("line over 100 characters", "", None, ""),  # the stdlib: 243 of 257,000 lines
     ("written by a scene", "", None, ""),  # idiom_scenes: a skeleton of its own, not the library's frame
-    # a case change that is the program's own method and changes nothing on the kept inputs
-    ("case target changes nothing", "", None, ""),
+    # a call of the program's own method (a case change, strip, pad, replace) that changes
+    # nothing on the kept inputs
+    ("target call changes nothing", "", None, ""),
 ]
 
 
@@ -292,9 +293,9 @@ def measure(args: argparse.Namespace) -> None:
         c["early return"] += early_return(code)
         c["line over 100 characters"] += longest_line(code) > LONG_LINE
         c["written by a scene"] += prog.family == "scene"
-        if cell.type == "str" and cell.method in CASE_METHODS and kept[i]:
-            c["case targets"] += 1
-            c["case target changes nothing"] += bool(
+        if cell.type == "str" and cell.method in TARGET_NORMALIZERS and kept[i]:
+            c["normalizing targets"] += 1
+            c["target call changes nothing"] += bool(
                 idle_own_calls(code, prog.entry_point, [pools[i][k].args for k in kept[i]], cell.method))
         codes[lv].append(code)
         hashes[lv].add(normalized_hash(code))
@@ -377,8 +378,8 @@ def measure(args: argparse.Namespace) -> None:
           + f" {sum(per[lv]['gated'] for lv in levels) / len(programs):6.1%}  (a pipeline run drops these)")
     print(f"{'(type, level) cells':34} {'':>6} {'66':>7} {len(cells_seen):>6}  {'yes' if len(cells_seen) == 66 else 'NO'}")
     extra = {k: sum(per[lv][k] for lv in levels) for k in ("probe failed", "errors on an input")}
-    print("programs whose target is a case change, per level: "
-          + " ".join(f"{lv} {per[lv]['case targets']}" for lv in levels))
+    print("programs whose target is a case change, strip, pad or replace (dynamic.TARGET_NORMALIZERS), per level: "
+          + " ".join(f"{lv} {per[lv]['normalizing targets']}" for lv in levels))
     print(f"probe jobs failed: {extra['probe failed']}; programs raising on some input: {extra['errors on an input']}")
     print("static findings:", dict(reasons.most_common()))
     if idle_texts:

@@ -68,6 +68,53 @@ def cased_words(rng: random.Random, words: list[str]) -> list[str]:
     return [style(w) for style, w in zip(styles, words)]
 
 
+# what a chain of strips peels off, as people write it: whitespace, punctuation, digits,
+# separators; no set holds another, so no call in a chain is spent
+STRIP_SETS = ("", "'.,!?'", "'0123456789'", "'-_'", "';:'", "'#*'")
+# prefixes and suffixes people remove in turn (a quoted reply, a checked to-do, a backup
+# of an archive): outermost first
+PREFIX_CHAINS = (("'> '", "'Re: '", "'Fwd: '"), ("'- '", "'[x] '", "'done: '"),
+                 ("'https://'", "'www.'", "'shop.'"), ("'$ '", "'sudo '", "'env '"),
+                 ("'# '", "'TODO '", "'(later) '"))
+SUFFIX_CHAINS = (("'.gz'", "'.tar'", "'-v2'"), ("'!'", "'?'", "' please'"), ("'/'", "'/index.html'", "'/docs'"),
+                 ("' (copy)'", "'.txt'", "'_final'"), ("'.'", "' etc'", "', and more'"))
+# replacements people chain (a slug, a sentence of symbols spelled out, a spaced-out
+# file name): each old text outermost first, none made or undone by the ones before it
+REPLACE_CHAINS = (("', ', ' '", "'-', ' '", "' ', '_'"), ("'&', ' and '", "'+', ' plus '", "'/', ' or '"),
+                  ("'_', ' '", "'.', ''", "' ', '-'"), ("'\\t', ' '", "';', ','", "',', ''"))
+PEELS = frozenset({"strip", "lstrip", "rstrip", "removeprefix", "removesuffix", "replace"})
+PADS = frozenset({"ljust", "rjust", "center", "zfill"})  # (their widths start past a word's length)
+
+
+def peel_layers(rng: random.Random, method: str) -> tuple[str, ...]:
+    """The arguments of a chain of `method` calls, outermost first (three: a chain takes
+    as many as it nests)."""
+    if method in ("removeprefix", "removesuffix"):
+        return rng.choice(PREFIX_CHAINS if method == "removeprefix" else SUFFIX_CHAINS)
+    if method == "replace":
+        return rng.choice(REPLACE_CHAINS)
+    return tuple(rng.sample(STRIP_SETS, 3))
+
+
+def dressed(rng: random.Random, core: str, method: str, layers: tuple[str, ...]) -> str:
+    """`core` wearing `layers` as a chain of `method` calls peels them, outermost first: a
+    prefix or suffix written out; for a strip, one or two characters of each set on both
+    ends (mirrored, so a reversed text still has them; whitespace for the bare strip)."""
+    if method == "replace":  # the words joined by each old text (one more word than them)
+        olds = [ast.literal_eval(f"({layer},)")[0] for layer in layers]
+        words = core.split() or [core]
+        words += [_WORDS[rng.randrange(len(_WORDS))] for _ in range(len(olds) + 1 - len(words))]
+        rng.shuffle(olds)
+        return words[0] + "".join(sep + w for sep, w in zip(olds, words[1:]))
+    values = [ast.literal_eval(layer) if layer else " " for layer in layers]
+    if method == "removeprefix":
+        return "".join(values) + core
+    if method == "removesuffix":
+        return core + "".join(reversed(values))
+    ends = [rng.choice(v) * rng.randint(1, 2) if len(v) > 1 else v for v in values]
+    return "".join(ends) + core + "".join(reversed(ends))
+
+
 # modules the scaffolding and uses may call; each program imports those its lines name
 STDLIB_MODULES = ("bisect", "collections", "heapq", "itertools", "math", "operator", "re", "statistics", "string")
 
@@ -207,6 +254,11 @@ class Ctx:
     hint: str | None = None  # the subject's literal, when the target needs a telling one
     straight: bool = False  # code without loops or tests (C1 / C2): each use runs once
     cased: bool = False  # the target changes letters' case: texts are written in mixed case
+    # the target peels layers off a text (the strip family, removeprefix / removesuffix):
+    # the arguments of its chain, outermost first, and the texts carry those layers
+    layers: tuple[str, ...] = ()
+    peel: str = ""  # the target whose layers they are
+    short: str = ""  # the target pads to a width: texts are one word ("word") or a number ("digits")
 
     # --- names -------------------------------------------------------------------------
     def fresh(self, kind: str = "local") -> str:
@@ -272,6 +324,12 @@ class Ctx:
         return self.rng.choice(_WORDS)
 
     def text(self) -> str:
+        if self.short == "digits":  # what a zfill pads: '7', '42', '305'
+            return str(self.int_(1, 10 ** self.int_(1, 3) - 1))
+        if self.short:  # a word a column is wider than
+            return self.real_word()
+        if self.layers:
+            return dressed(self.rng, " ".join(self.real_word() for _ in range(self.int_(1, 3))), self.peel, self.layers)
         if self.cased:
             return " ".join(cased_words(self.rng, [self.real_word() for _ in range(self.int_(1, 3))]))
         style = self.rng.randrange(7)

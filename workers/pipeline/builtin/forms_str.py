@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from workers.pipeline.builtin import context
 from workers.pipeline.builtin.context import Ctx, p
 from workers.pipeline.builtin.forms_ops import element
 from workers.pipeline.builtin.piece import Form, Piece, via_self, via_slot
@@ -19,18 +20,19 @@ def nonempty(a: str) -> str:
     return f"{p(a)} or {SEPS[len(a) % len(SEPS)]}"
 
 
-# what a strip peels off, as people write it: whitespace, punctuation, digits, separators;
-# no set holds another, so no call in a chain is spent (`.strip('.,!?').strip('!?')`)
-STRIP_SETS = ("", "'.,!?'", "'0123456789'", "'-_'", "';:'", "'#*'")
-
-
-def _strip(m: str) -> Form:
+def _peel(m: str) -> Form:
     """A strip nests as people chain them: each call peels another set of characters
     (`line.strip().strip('.,!?')`, `code.rstrip('0123456789').rstrip('-_')`), so no call
-    repeats the one inside it (an idempotent chain) and each one can change the text."""
+    repeats the one inside it (an idempotent chain); a removeprefix / removesuffix removes
+    one affix after another (`reply.removeprefix('> ').removeprefix('Re: ')`,
+    `name.removesuffix('.gz').removesuffix('.tar')`); a replace rewrites one separator after
+    another (`title.replace(', ', ' ').replace(' ', '_')`). The chain takes the program's layers
+    (`Ctx.layers`) in the order its texts wear them, outermost first, so each call peels
+    something off them."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
         expr = p(r)
-        for chars in g.rng.sample(STRIP_SETS, nest):
+        layers = g.layers if g.peel == m else context.peel_layers(g.rng, m)
+        for chars in layers[:nest]:
             expr = f"{expr}.{m}({chars})"
         return Piece(expr, "str")
     return make
@@ -65,7 +67,8 @@ def _pad(method: str) -> Form:
     gate's idempotent_chain; `code.zfill(12).zfill(5)`, `format(format(s, '-<5'), '-<5')`
     were 23 of 2,400 programs). `format()` may first cut the text to a few letters (`'.3'`)."""
     def make(g: Ctx, r: str, nest: int) -> Piece:
-        expr, width = r, g.int_(3, 8)
+        # (a program padding its own texts writes them a word long: the widths start past it)
+        expr, width = r, g.int_(7, 9) if g.short else g.int_(3, 8)
         for level in range(nest):
             if method == "format()":
                 cut = level == 0 and nest > 1 and g.rng.random() < 0.3
@@ -119,8 +122,8 @@ def str_form(method: str) -> Form | None:
     any_str = lambda g, r: g.other("str")  # noqa: E731
     if method in CASES:
         return via_self(lambda g, r: f"{p(r)}.{method}()", t, t, idempotent=True)
-    if method in ("strip", "lstrip", "rstrip"):
-        return _strip(method)
+    if method in context.PEELS:
+        return _peel(method)
     if method in PREDICATES:
         return via_self(lambda g, r: f"{p(r)}.{method}()", "bool", t)
     if method in PADS:
@@ -133,12 +136,9 @@ def str_form(method: str) -> Form | None:
     if method in ("index", "rindex"):
         return via_slot(lambda g, r, a: f"{p(r)}.{method}({p(r)}[{a}:][:{g.int_(1, 3)}])",
                         "int", "int", lambda g, r: str(g.int_(0, 3)))
-    if method in ("startswith", "endswith", "removeprefix", "removesuffix"):
-        rtype = "bool" if method.endswith("with") else t
-        return via_slot(lambda g, r, a: f"{p(r)}.{method}({a})", rtype, t,
+    if method in ("startswith", "endswith"):
+        return via_slot(lambda g, r, a: f"{p(r)}.{method}({a})", "bool", t,
                         lambda g, r: element(g, "str", r))
-    if method == "replace":
-        return via_self(lambda g, r: f"{p(r)}.replace({g.word(1, 2)!r}, {g.word(0, 2)!r})", t, t)
     if method in ("split", "rsplit"):
         def split(g: Ctx, r: str) -> str:
             sep = g.choice(("",) + SEPS)

@@ -32,6 +32,10 @@ class Use:
     accs: tuple[tuple[str, ...], ...] = ()  # names for {acc}, {acc2}, then {tmp}
     straight_only: bool = False  # depth 0 only (a statement use: `flat` binds a name `ret` reads)
     split: bool = False  # `stmt` is one side of a split the `alt` arm is the other of: written only with it
+    # the text the data is written as, where the use works on what it holds: a format of
+    # the words ("- [x] {}"), "padded" (blanks around, punctuation, plurals: a strip's) or
+    # "digits" (numbers a zfill pads) or "commas" (words listed with commas: a replace's)
+    dress: str = ""
 
     @property
     def statement(self) -> bool:
@@ -39,9 +43,10 @@ class Use:
 
 
 def _u(text: str, rtype: str, kinds: str, calls: bool = True, names: str = "",
-       straight_only: bool = False) -> Use:
+       straight_only: bool = False, dress: str = "") -> Use:
     """An expression use; `straight_only`: written at depth 0 (C1/C2) only."""
-    return Use(text, rtype, tuple(kinds.split()), calls, tuple(names.split()), straight_only=straight_only)
+    return Use(text, rtype, tuple(kinds.split()), calls, tuple(names.split()), straight_only=straight_only,
+               dress=dress)
 
 
 def _s(recv: str, kinds: str, accs: str, init: str, ret: str, *, stmt: str = "", flat: str = "",

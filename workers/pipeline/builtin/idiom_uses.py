@@ -416,13 +416,17 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
            names="spell_codes dash_initials"),
     ),
     ("str", "replace"): (
-        _u("{w}.replace(' ', '_').replace(',', '')", "str", "text", calls=False, names="build_slug make_key"),
-        _u("{w}.replace({s}, '').replace('  ', ' ')", "str", "text", calls=False, names="drop_letter clean_text"),
-        _u("{w}.strip().lower().replace(' ', '-').replace(',', '')", "str", "text", names="make_slug url_key"),
+        _u("{w}.replace(' ', '_').replace(',', '')", "str", "text", calls=False, names="build_slug make_key",
+           dress="commas"),
+        _u("{w}.replace(',', ' ').replace('  ', ' ')", "str", "text", calls=False, names="drop_commas clean_text",
+           dress="commas"),
+        _u("{w}.strip().lower().replace(' ', '-').replace(',', '')", "str", "text", names="make_slug url_key",
+           dress="commas"),
     ),
     ("str", "strip"): (
-        _u("[part.strip().strip('.,') for part in {w}.split(',')]", "list", "text", names="clean_fields trim_parts"),
-        _u("{w}.strip().strip({s})", "str", "text", calls=False, names="trim_ends clean_edges"),
+        _u("[part.strip().strip('.,') for part in {w}.split(',')]", "list", "text", names="clean_fields trim_parts",
+           dress="padded"),
+        _u("{w}.strip().strip('.!?')", "str", "text", calls=False, names="trim_ends clean_edges", dress="padded"),
     ),
     ("str", "find"): (
         _u("{w}.find({s}, {w}.find({s}) + 1)", "int", "text", calls=False, names="second_match find_again"),
@@ -520,18 +524,22 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
     ("str", "lstrip"): (
         # each field without the space after its comma, then without its leading vowels
         # (stripping {s} first did nothing: the field starts with that space, or {s} is a comma)
-        _u("[part.lstrip().lstrip('aeiou') for part in {w}.split(',')]", "list", "text", names="trim_fronts clean_fields"),
+        _u("[part.lstrip().lstrip('aeiou') for part in {w}.split(',')]", "list", "text", names="trim_fronts clean_fields",
+           dress="padded"),
     ),
     ("str", "rstrip"): (
         # a crude stem of each word: its plural s, then its trailing vowels
         _u("[word.rstrip('s').rstrip('aeiou') for word in {w}.replace(',', ' ').split()]", "list", "text",
-           names="stem_words trim_ends"),
+           names="stem_words trim_ends", dress="padded"),
     ),
     ("str", "removeprefix"): (
-        _u("{w}.removeprefix({s}).removeprefix(' ')", "str", "text", calls=False, names="drop_bullet clean_head"),
+        # a checked to-do item's bullet and mark
+        _u("{w}.removeprefix('- ').removeprefix('[x] ')", "str", "text", calls=False, names="drop_bullet clean_head",
+           dress="- [x] {}"),
     ),
     ("str", "removesuffix"): (
-        _u("{w}.removesuffix({s}).removesuffix(' ')", "str", "text", calls=False, names="drop_tail clean_end"),
+        _u("{w}.removesuffix('.').removesuffix(' etc')", "str", "text", calls=False, names="drop_tail clean_end",
+           dress="{} etc."),
     ),
     ("str", "center"): (
         _u("'|'.join(part.center({k} + 6) for part in {w}.split()).center(30, '-')", "str", "text",
@@ -675,7 +683,7 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
     ),
     ("str", "zfill"): (
         _u("'.'.join(part.zfill(3) for part in {w}.split()).zfill(20)", "str", "text",
-           names="pad_fields format_code"),
+           names="pad_fields format_code", dress="digits"),
     ),
 }
 

@@ -266,7 +266,19 @@ class Writer:
         self.lines.append("    " * self.indent + text)
 
 
-def _literal(rng: random.Random, kind: str, cased: bool = False) -> str:
+def _padded(rng: random.Random, words: list[str]) -> str:
+    """A text a strip has work on: blanks around it and after its commas, plurals, a mark
+    after some words and at its end, a word that starts with a vowel and a plural of one
+    that ends in one (`'  apples, tiger., pianos!?  '`)."""
+    first = rng.choice([w for w in _WORDS if w[0] in "aeiou" and w not in words])
+    last = rng.choice([w for w in _WORDS if w[-1] in "aeiou" and w not in words and w != first])
+    words = words[:-2] + [first, last + "s"]
+    rng.shuffle(words)
+    out = [w + rng.choice(("", "", "s", ".", "!")) if not w.endswith("s") else w for w in words]
+    return " " * rng.randint(1, 2) + ", ".join(out) + rng.choice(".!?") + " " * rng.randint(1, 2)
+
+
+def _literal(rng: random.Random, kind: str, cased: bool = False, dress: str = "") -> str:
     if kind == "record":  # a name or a number first, then words of classes drawn per word
         pools = _RECORD_TOKENS[:1] * 2 + _RECORD_TOKENS[1:2] * 2 + _RECORD_TOKENS[2:3] * 2 + _RECORD_TOKENS[3:]
         head = rng.choice(rng.choice((_RECORD_TOKENS[0], _RECORD_TOKENS[2])))
@@ -282,7 +294,14 @@ def _literal(rng: random.Random, kind: str, cased: bool = False) -> str:
         return repr([round(rng.uniform(0.5, 19.5), rng.choice((1, 2))) for _ in range(rng.randint(5, 6))])
     sep = rng.choice((" ", " ", ",", ", "))
     words = rng.sample(_WORDS, rng.randint(2, 3))
-    return repr(sep.join(cased_words(rng, words) if cased else words))
+    if dress == "padded":
+        return repr(_padded(rng, words + rng.sample(_WORDS, 1)))
+    if dress == "commas":  # a list written out, which a replace rewrites: 'lemon, river, stone'
+        return repr(", ".join(words))
+    if dress == "digits":  # numbers a zfill pads: '7 42 305'
+        return repr(" ".join(str(rng.randint(1, 10 ** rng.randint(1, 3) - 1)) for _ in words))
+    text = sep.join(cased_words(rng, words) if cased else words)
+    return repr(dress.format(text) if dress else text)
 
 
 class _Program:
@@ -381,7 +400,7 @@ class _Program:
         # the use's task names go to the function that does it: the helper, where it is one
         helped = self.knobs.call_chain and not self.subtask and bool(self.use.names)
         entry = w.name(_ENTRY_NAMES.get(self.source, entry_names) if helped else self.use.names or entry_names)
-        data = w.param(_DATA_NAMES[self.source], _literal(self.rng, self.source, self.cased))
+        data = w.param(_DATA_NAMES[self.source], _literal(self.rng, self.source, self.cased, self.use.dress))
         self.data_lit = w.params[-1][1]
         env = Env(data, self.kind)
         helper_lines: list[str] = []
@@ -539,7 +558,7 @@ class _Program:
         result = w.name(("result", "answer", "out", "report"))
         rt = self.use.rtype
         if rt in _COMBINE and rng.random() < 0.3 and "{ys}" not in self.use.text:
-            other = w.param(_DATA_NAMES[self.source], _literal(rng, self.source, self.cased))
+            other = w.param(_DATA_NAMES[self.source], _literal(rng, self.source, self.cased, self.use.dress))
             first, second = w.name(("first", "left", "mine")), w.name(("second", "right", "theirs"))
             w.line(f"{first} = {self.expr(env)}")
             w.line(f"{second} = {self.expr(replace(env, xs=other))}")

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, replace
 
 from workers.pipeline.builtin.compact import build_compact
-from workers.pipeline.builtin.context import CASE_METHODS, Ctx, program_text
+from workers.pipeline.builtin.context import CASE_METHODS, PADS, PEELS, Ctx, peel_layers, program_text
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
@@ -357,6 +357,10 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
     ptype = "flist" if subject == "float" and loops else subject
     g = Ctx(rng, knobs.other_methods, straight=not knobs.control_flow_depth,
             cased=subject == "str" and entry.method in CASE_METHODS)
+    if subject == "str" and entry.method in PEELS:  # texts that wear what the chain peels off
+        g.layers, g.peel = peel_layers(rng, entry.method), entry.method
+    if subject == "str" and entry.method in PADS:  # texts shorter than the widths they are padded to
+        g.short = "digits" if entry.method == "zfill" else "word"
     if subject == "str" and entry.method in PREDICATE_INPUTS:
         g.hint = repr(rng.choice(PREDICATE_INPUTS[entry.method]))
     entry_name = rng.choice(ENTRY_NAMES.get(subject, ENTRY_NAMES["list"]))

@@ -12,7 +12,8 @@ conditional expression's arms), and each normalizing call of a text or number (`
 not ask; one of those found idle on the chosen inputs that another input shows changing
 something is cleared, as the gate's input swap clears it. Its findings (deletable
 statements, idle expressions, a normalizing call that changes no output (`idle_target`
-where it is a case change that is the target's own call: `dynamic.TARGET_NORMALIZERS`), constant output
+where it is the target's own call: a case change, strip, pad or replace,
+`dynamic.TARGET_NORMALIZERS`), constant output
 or, in straight code, an output all inputs but one share, an untaken branch arm, a deepest
 block that never runs, an input that raises, a run longer than `MAX_STEPS` traced lines)
 score the draw; the generator keeps the first clean draw, else the lowest score. The
@@ -194,8 +195,9 @@ def runs_on(code: str, entry: str, args: str) -> bool:
 
 
 def idle_own_calls(code: str, entry: str, inputs: list[str], target: str) -> list[str]:
-    """The target's own case changes (`dynamic.TARGET_NORMALIZERS`) that change no output
-    on `inputs` (each `expr -> operand`): what `idle_target` finds, on inputs given."""
+    """The target's own calls (a case change, strip, pad or replace:
+    `dynamic.TARGET_NORMALIZERS`) that change no output on `inputs` (each `expr ->
+    operand`): what `idle_target` finds, on inputs given."""
     runner = _Runner(code, entry, target, full=True)
     values = [_values(a) for a in inputs]
     runs = [runner.run(v) for v in values]

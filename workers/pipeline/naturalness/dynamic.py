@@ -215,8 +215,13 @@ NORMALIZING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip"
                                  "swapcase", "replace", "removeprefix", "removesuffix", "zfill", "ljust", "rjust",
                                  "center", "expandtabs"})
 # the target methods whose own calls the self-check asks too: a case change of text that
-# has no letter of the other case is a use of the method a reader learns to skip
-TARGET_NORMALIZERS = frozenset({"lower", "upper", "casefold", "swapcase", "title", "capitalize"})
+# has no letter of the other case, a strip of characters the text never has, a pad to a
+# width the text already has, a replace of what it never holds is a use of the method a
+# reader learns to skip (the generator
+# writes their data to give them work)
+TARGET_NORMALIZERS = frozenset({"lower", "upper", "casefold", "swapcase", "title", "capitalize",
+                                "strip", "lstrip", "rstrip", "removeprefix", "removesuffix",
+                                "ljust", "rjust", "center", "zfill", "replace"})
 MAX_EXPRESSIONS = 40  # expression variants per program (after the statement variants)
 MAX_PAIRS = 30  # variants leaving out two statements side by side
 MAX_HANDLERS = 10  # variants in which an except clause lets its exception go on

@@ -3,8 +3,11 @@ compute, on values the pipeline's inputs take."""
 
 from __future__ import annotations
 
+import ast
 import random
 import re
+
+import pytest
 
 from workers.pipeline.builtin.context import Ctx
 from workers.pipeline.builtin.forms_ops import compare, index
@@ -33,12 +36,35 @@ def test_a_chained_comparison_holds_at_most_one_literal() -> None:
 
 
 def test_a_strip_chain_peels_a_new_set_of_characters_at_each_call() -> None:
-    from workers.pipeline.builtin.forms_str import STRIP_SETS, str_form
+    from workers.pipeline.builtin.context import STRIP_SETS
+    from workers.pipeline.builtin.forms_str import str_form
     for seed in range(40):
         g = Ctx(random.Random(seed), False)
         text = str_form("rstrip")(g, "code", 3).expr
         sets = re.findall(r"\.rstrip\(([^)]*)\)", text)
         assert len(sets) == 3 and len(set(sets)) == 3 and set(sets) <= set(STRIP_SETS), text
+
+
+@pytest.mark.parametrize("method", ["strip", "lstrip", "rstrip", "removeprefix", "removesuffix", "replace"])
+def test_a_peeling_chain_peels_something_at_each_call_off_the_programs_texts(method: str) -> None:
+    """The texts of a program whose target peels (`Ctx.layers`) wear the chain's layers in
+    its order, outermost first: every call of the chain changes the text (before, a chain
+    of `.strip('#*').strip(';:')` ran on plain words and none did)."""
+    from workers.pipeline.builtin.context import peel_layers
+    from workers.pipeline.builtin.forms_str import str_form
+    for seed in range(30):
+        rng = random.Random(seed)
+        g = Ctx(rng, True, layers=peel_layers(rng, method), peel=method)
+        text = g.text()
+        nest = 2 + seed % 2
+        chain = str_form(method)(g, "text", nest).expr
+        calls = [n for n in ast.walk(ast.parse(chain, mode="eval")) if isinstance(n, ast.Call)]
+        assert len(calls) == nest
+        value = text
+        for call in reversed(calls):  # (the walk meets the outermost call first)
+            peeled = getattr(value, method)(*[ast.literal_eval(a) for a in call.args])
+            assert peeled != value, (text, chain)
+            value = peeled
 
 
 def test_a_fallback_lookup_falls_back_to_another_key() -> None:

@@ -36,19 +36,18 @@ def test_a_natural_program_is_clean() -> None:
 def test_a_normalizing_call_the_data_never_needs_is_found() -> None:
     """`w.lower()` over words that are all lower case, `w.strip()` over words with no blank
     around them: the call changes no output, a reader (and a model) learns to skip it. Where
-    the data needs it, or it is the entry's own method (other than a case change), it is a use; in an arm no input
+    the data needs it, or it is the entry's own method (other than a case change or a strip), it is a use; in an arm no input
     takes it is that arm's finding."""
     lowered = "def tags(words):\n    return sorted({w.strip().lower() for w in words})\n"
     verdict = self_check(lowered, "tags", "['maple', 'stone', 'river', 'maple']", seed=1)
     assert verdict.findings == ("idle_normalizer",) and verdict.score == 6  # strip and lower
     assert self_check(lowered, "tags", "['Maple', ' stone', 'River', 'maple']", seed=1).clean
-    only_lower = self_check(lowered, "tags", "['maple', 'stone', 'river', 'maple']", seed=1, target="strip")
-    assert only_lower.score == 3  # the lower is still idle
-    # (changed, session 29) a case change is asked even as the entry's own method: `.lower()`
-    # of words that are all lower case is a use of the method that shows nothing of it
-    own = self_check(lowered, "tags", "['maple', 'stone', 'river', 'maple']", seed=1, target="lower")
-    assert own.findings == ("idle_normalizer", "idle_target") and own.score == 6
-    assert self_check(lowered, "tags", "['Maple', ' stone', 'River', 'maple']", seed=1, target="lower").clean
+    # (changed, session 29) a case change or a strip is asked even as the entry's own method:
+    # `.lower()` of words that are all lower case is a use of the method that shows nothing of it
+    for target in ("lower", "strip"):
+        own = self_check(lowered, "tags", "['maple', 'stone', 'river', 'maple']", seed=1, target=target)
+        assert own.findings == ("idle_normalizer", "idle_target") and own.score == 6
+        assert self_check(lowered, "tags", "['Maple', ' stone', 'River', 'maple']", seed=1, target=target).clean
     untaken = "def shout(word):\n    if len(word) > 50:\n        return word.upper()\n    return word\n"
     findings = self_check(untaken, "shout", "'maple'", seed=2).findings
     assert "arm_untaken" in findings and "idle_normalizer" not in findings

@@ -254,8 +254,8 @@ class Ctx:
     hint: str | None = None  # the subject's literal, when the target needs a telling one
     straight: bool = False  # code without loops or tests (C1 / C2): each use runs once
     cased: bool = False  # the target changes letters' case: texts are written in mixed case
-    # the target peels layers off a text (the strip family, removeprefix / removesuffix):
-    # the arguments of its chain, outermost first, and the texts carry those layers
+    # the target peels layers off a text (the strip family, removeprefix / removesuffix,
+    # replace): the arguments of its chain, outermost first, and the texts carry those layers
     layers: tuple[str, ...] = ()
     peel: str = ""  # the target whose layers they are
     short: str = ""  # the target pads to a width: texts are one word ("word") or a number ("digits")

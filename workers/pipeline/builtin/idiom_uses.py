@@ -553,7 +553,7 @@ _CORE: dict[tuple[str, str], tuple[Use, ...]] = {
         _u("'|'.join(part.rjust({k} + 6) for part in {w}.split()).rjust(30, ' ')", "str", "text",
            names="render_row format_cells"),
     ),
-    # the case changes run on data in mixed case (idioms.CASE_METHODS): the inner call picks
+    # the case changes run on data in mixed case (context.CASE_METHODS): the inner call picks
     # (a key, a filter), the outer one writes the result; a change applied to its own
     # results would change nothing (the gate's idempotent_chain)
     ("str", "capitalize"): (

@@ -420,8 +420,9 @@ def longest_line(code: str) -> int:
 
 def _judged(found: GeneratedProgram, entry: Entry, seed: int, index: int, variant: int) -> Verdict:
     """The self-check of a draft for slot `index` (every draft of a slot on the same inputs);
-    the target's own calls are not asked to change the output (`lower` on lower-case words
-    is still a use of `lower`)."""
+    the target's own calls are not asked to change the output, except those of a case
+    change, strip, pad or replace (`dynamic.TARGET_NORMALIZERS`: `lower` on lower-case words
+    shows nothing of `lower`, and their data is written to give them work)."""
     return self_check(found.code, found.entry_point, found.args, check_seed(seed, index * 64 + variant),
                       target=entry.method.removesuffix("()"))
 

@@ -217,8 +217,7 @@ NORMALIZING_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip"
 # the target methods whose own calls the self-check asks too: a case change of text that
 # has no letter of the other case, a strip of characters the text never has, a pad to a
 # width the text already has, a replace of what it never holds is a use of the method a
-# reader learns to skip (the generator
-# writes their data to give them work)
+# reader learns to skip (the generator writes their data to give them work)
 TARGET_NORMALIZERS = frozenset({"lower", "upper", "casefold", "swapcase", "title", "capitalize",
                                 "strip", "lstrip", "rstrip", "removeprefix", "removesuffix",
                                 "ljust", "rjust", "center", "zfill", "replace"})
@@ -797,7 +796,7 @@ class Instrumented:
     statements: int = 0  # the first `statements` variants are statements
     pairs: tuple[int, ...] = ()  # j of each conditional expression's or if statement's two variants (j, j + 1)
     normalizing: tuple[int, ...] = ()  # variants of normalizing calls (`instrument(normalizers=True)`)
-    own: tuple[int, ...] = ()  # of those, the target's own calls (a case change: TARGET_NORMALIZERS)
+    own: tuple[int, ...] = ()  # of those, the target's own calls (TARGET_NORMALIZERS)
     singles: int = 0  # variants that leave out one statement (then pairs of them, up to `statements`)
 
 

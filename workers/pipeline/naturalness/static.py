@@ -11,8 +11,9 @@ ends in a plain `break`), `obscured_code` (`exec`, `eval`, `compile`, `__import_
 `globals()` / `locals()` / `vars()`, `getattr(x, 'name')` with the name written out, a dunder
 method called (`x.__add__(0)`; `key=xs.__getitem__` is an idiom), an identifier outside ASCII
 such as a Cyrillic `к`), `self_application` (`a.update(a)`,
-`x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, or a pad no
-wider than the pad inside it: `s.zfill(12).zfill(5)`), `none_fallback` (`(x.m() or x)`),
+`x - x`), `idempotent_chain` (`.lower().lower()`, `s.add(v)` twice in a row, a pad no
+wider than the pad inside it: `s.zfill(12).zfill(5)`, or a normalizer applied to a value
+made of its own results: `sorted(w.lower() for w in ws)[0].lower()`), `none_fallback` (`(x.m() or x)`),
 `bool_arithmetic` (`'s' * (cond)`, `(cmp) + k`), `constant_condition` (no name in it, or
 a size compared against a bound its sign decides: `abs(r) > -1`, `len(s) >= 0`; a slice
 of a value looked for in it: `s[1:4] in s`),

@@ -10,7 +10,9 @@ list, programs with a line over 100 characters, is the length the generator draw
 another, programs written by a scene (`idiom_scenes`), is how far that family reaches; a
 third, "target call changes nothing", counts programs whose own method is a case change,
 strip, pad or replace (`lower`, `rstrip`, `zfill` ...) with a call of it that changes no
-output on the kept inputs.
+output on the kept inputs; a fourth, "target test answers alike", those whose own method is
+a predicate (`isdigit`, `startswith`, `issubset` ...) with a call that gives one answer on
+every run over the kept inputs.
 
 Masked 4-gram distinctness (identifiers and literals masked) falls as the corpus grows, so it
 is printed per level (about 100 programs each) and over the whole batch. The target holds for
@@ -64,7 +66,7 @@ from pathlib import Path
 from sandbox import Job, Sandbox
 from training.normalize import normalized_hash
 from workers.pipeline.builtin import generate_program
-from workers.pipeline.builtin.selfcheck import idle_own_calls
+from workers.pipeline.builtin.selfcheck import constant_answers, idle_own_calls, is_predicate
 from workers.pipeline.builtin.program import LONG_LINE, longest_line
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.naturalness.dynamic import DRIVER, TARGET_NORMALIZERS, build_probe, judge, probe_args
@@ -89,6 +91,9 @@ ROWS = [
     # a call of the program's own method (a case change, strip, pad, replace) that changes
     # nothing on the kept inputs
     ("target call changes nothing", "", None, ""),
+    # a test of the program's own predicate (`isdigit`, `startswith` ...) that gives one
+    # answer on every run over the kept inputs
+    ("target test answers alike", "", None, ""),
 ]
 
 
@@ -297,6 +302,10 @@ def measure(args: argparse.Namespace) -> None:
             c["normalizing targets"] += 1
             c["target call changes nothing"] += bool(
                 idle_own_calls(code, prog.entry_point, [pools[i][k].args for k in kept[i]], cell.method))
+        if is_predicate(target_name(cell.method)) and kept[i]:
+            c["predicate targets"] += 1
+            c["target test answers alike"] += bool(constant_answers(
+                code, prog.entry_point, target_name(cell.method), [ast.literal_eval(f"({pools[i][k].args},)") for k in kept[i]]))
         codes[lv].append(code)
         hashes[lv].add(normalized_hash(code))
         if not r.ok:
@@ -380,6 +389,8 @@ def measure(args: argparse.Namespace) -> None:
     extra = {k: sum(per[lv][k] for lv in levels) for k in ("probe failed", "errors on an input")}
     print("programs whose target is a case change, strip, pad or replace (dynamic.TARGET_NORMALIZERS), per level: "
           + " ".join(f"{lv} {per[lv]['normalizing targets']}" for lv in levels))
+    print("programs whose target is a predicate, per level: "
+          + " ".join(f"{lv} {per[lv]['predicate targets']}" for lv in levels))
     print(f"probe jobs failed: {extra['probe failed']}; programs raising on some input: {extra['errors on an input']}")
     print("static findings:", dict(reasons.most_common()))
     if idle_texts:

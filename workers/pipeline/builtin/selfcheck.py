@@ -194,6 +194,42 @@ def runs_on(code: str, entry: str, args: str) -> bool:
         return False
 
 
+def is_predicate(method: str) -> bool:
+    """A method that answers yes or no (`isdigit`, `issubset`, `is_integer`, `startswith`)."""
+    return method.startswith("is") or method in ("startswith", "endswith")
+
+
+class _Answers(ast.NodeTransformer):
+    """Each call of the method `target` wrapped as `__answer__(k, <call>)`."""
+
+    def __init__(self, target: str) -> None:
+        self.target, self.calls = target, 0
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == self.target:
+            self.calls += 1
+            return ast.Call(ast.Name("__answer__", ast.Load()), [ast.Constant(self.calls - 1), node], [])
+        return node
+
+
+def constant_answers(code: str, entry: str, target: str, values: list[tuple]) -> int:
+    """The calls of the predicate `target` that run on `values` and give every time the
+    same answer (a test that tells no input, and no item, apart)."""
+    wrap = _Answers(target)
+    tree = ast.fix_missing_locations(wrap.visit(ast.parse(code)))
+    answers: dict[int, set[bool]] = {}
+    space: dict = {"__name__": "draw",
+                   "__answer__": lambda k, v: (answers.setdefault(k, set()).add(bool(v)), v)[1]}
+    exec(compile(tree, "<draw>", "exec"), space)  # noqa: S102 - the generator's own program
+    for args in values:
+        try:
+            space[entry](*_fresh(args))
+        except Exception:  # noqa: BLE001, S112 - the guarded runs judged the errors
+            continue
+    return sum(1 for seen in answers.values() if len(seen) == 1)
+
+
 def idle_own_calls(code: str, entry: str, inputs: list[str], target: str) -> list[str]:
     """The target's own calls (a case change, strip, pad or replace:
     `dynamic.TARGET_NORMALIZERS`) that change no output on `inputs` (each `expr ->
@@ -285,6 +321,11 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
         if own:  # the same, of the method the program is about: it shows nothing of what it does
             findings.append("idle_target")
             score += 3 * len(own)
+        if is_predicate(target):
+            fixed = constant_answers(code, entry, target, [values[c] for c in chosen])
+            if fixed:  # a test of the program's own predicate that every input answers alike
+                findings.append("constant_target")
+                score += 3 * fixed
     if not _LOOP.search(code):
         return Verdict(tuple(findings), score)  # straight code and comprehensions: a short run
     space: dict = {"__name__": "draw"}

@@ -52,6 +52,7 @@ bench: install-dev
 	-$(BIN)/python -m bench.sandbox $(if $(BENCH_QUICK),--repeat 1)
 	-$(BIN)/python -m bench.generation $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.naturalness $(if $(BENCH_QUICK),--quick)
+	-$(BIN)/python -m bench.target_calls $(if $(BENCH_QUICK),--slots 1)
 	-$(BIN)/python -m bench.gate_adversary --quiet
 	-$(BIN)/python -m bench.pipeline $(if $(BENCH_QUICK),--quick)
 	-$(BIN)/python -m bench.rewards $(if $(BENCH_QUICK),--quick)

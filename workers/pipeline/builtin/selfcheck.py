@@ -213,9 +213,9 @@ class _Answers(ast.NodeTransformer):
         return node
 
 
-def constant_answers(code: str, entry: str, target: str, values: list[tuple]) -> int:
-    """The calls of the predicate `target` that run on `values` and give every time the
-    same answer (a test that tells no input, and no item, apart)."""
+def target_answers(code: str, entry: str, target: str, values: list[tuple]) -> dict[int, set[bool]]:
+    """The answers each call of the predicate `target` (in the walk's order) gave over the
+    runs on `values`; calls that never ran are absent."""
     wrap = _Answers(target)
     tree = ast.fix_missing_locations(wrap.visit(ast.parse(code)))
     answers: dict[int, set[bool]] = {}
@@ -227,7 +227,13 @@ def constant_answers(code: str, entry: str, target: str, values: list[tuple]) ->
             space[entry](*_fresh(args))
         except Exception:  # noqa: BLE001, S112 - the guarded runs judged the errors
             continue
-    return sum(1 for seen in answers.values() if len(seen) == 1)
+    return answers
+
+
+def constant_answers(code: str, entry: str, target: str, values: list[tuple]) -> int:
+    """The calls of the predicate `target` that run on `values` and give every time the
+    same answer (a test that tells no input, and no item, apart)."""
+    return sum(1 for seen in target_answers(code, entry, target, values).values() if len(seen) == 1)
 
 
 def idle_own_calls(code: str, entry: str, inputs: list[str], target: str) -> list[str]:

@@ -11,8 +11,9 @@ import re
 
 import pytest
 
+from bench.target_calls import GiveBack, outputs
 from workers.pipeline.builtin import generate_program
-from workers.pipeline.builtin.context import CASE_METHODS, stdlib_space
+from workers.pipeline.builtin.context import CASE_METHODS
 from workers.pipeline.builtin.idiom_uses import USES
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.input_synthesis import candidate_pool
@@ -21,31 +22,6 @@ from workers.pipeline.naturalness.static import static_findings
 from workers.pipeline.records import Constraint
 
 CATALOG = load_catalog()
-
-
-class _GiveBack(ast.NodeTransformer):
-    """Every call of `method` replaced by its receiver."""
-
-    def __init__(self, method: str) -> None:
-        self.method = method
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == self.method:
-            return node.func.value
-        return node
-
-
-def _outputs(code: str, entry: str, inputs: list[str]) -> list[str]:
-    space = stdlib_space()
-    exec(compile(code, "<case>", "exec"), space)  # noqa: S102 - the generator's own program
-    out = []
-    for args in inputs:
-        try:
-            out.append(repr(space[entry](*ast.literal_eval(f"({args},)"))))
-        except Exception as exc:  # noqa: BLE001 - an error is an output here
-            out.append(type(exc).__name__)
-    return out
 
 
 @pytest.mark.parametrize("method", sorted(TARGET_NORMALIZERS))
@@ -63,8 +39,8 @@ def test_text_changing_targets_change_the_output(method: str) -> None:
                 assert any(re.search("[A-Z]", t) for t in texts), (prog.args, prog.code)
                 assert any(re.search("[a-z]", t) for t in texts), (prog.args, prog.code)
             inputs = [c.args for c in candidate_pool(prog.args, 16, 40 + index)]
-            without = ast.unparse(_GiveBack(method).visit(ast.parse(prog.code)))
-            working += _outputs(without, prog.entry_point, inputs) != _outputs(prog.code, prog.entry_point, inputs)
+            without = GiveBack(method).visit(ast.parse(prog.code))
+            working += outputs(without, prog.entry_point, inputs) != outputs(ast.parse(prog.code), prog.entry_point, inputs)
     assert working >= 10, working
 
 

@@ -21,17 +21,17 @@ import sys
 from collections import Counter
 
 from workers.pipeline.builtin import generate_program
-from workers.pipeline.builtin.context import stdlib_space
-from workers.pipeline.builtin.selfcheck import target_answers
+from workers.pipeline.builtin.context import CASE_METHODS, PADS, PEELS, stdlib_space
+from workers.pipeline.builtin.selfcheck import is_predicate, target_answers
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.input_synthesis import candidate_pool
 from workers.pipeline.records import Constraint
 
-FAMILIES = {
-    "case changes": ("lower", "upper", "casefold", "swapcase", "title", "capitalize"),
-    "strips and affixes": ("strip", "lstrip", "rstrip", "removeprefix", "removesuffix"),
-    "pads": ("ljust", "rjust", "center", "zfill"),
-    "replace": ("replace",),
+FAMILIES = {  # the generator's own sets of targets whose data it writes for them
+    "case changes": sorted(CASE_METHODS),
+    "strips and affixes": sorted(PEELS - {"replace"}),
+    "pads": sorted(PADS),
+    "replace": ["replace"],
 }
 
 
@@ -112,8 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             idle, total = idle_calls(method, args.slots, args.seed, args.inputs)
             counts.update(idle=idle, total=total)
         print(f"{family:22} {counts['total']:6d} {counts['idle']:8d} ({counts['idle'] / max(1, counts['total']):5.1%})")
-    predicates = sorted(e.method for e in load_catalog().entries
-                        if e.type == "str" and (e.method.startswith("is") or e.method in ("startswith", "endswith")))
+    predicates = sorted(e.method for e in load_catalog().entries if e.type == "str" and is_predicate(e.method))
     counts = Counter()
     for method in predicates:
         constant, total = constant_calls(method, args.slots, args.seed, args.inputs)

@@ -12,7 +12,9 @@ third, "target call changes nothing", counts programs whose own method is a case
 strip, pad or replace (`lower`, `rstrip`, `zfill` ...) with a call of it that changes no
 output on the kept inputs; a fourth, "target test answers alike", those whose own method is
 a predicate (`isdigit`, `startswith`, `issubset` ...) with a call that gives one answer on
-every run over the kept inputs.
+every run over the kept inputs; a fifth, "conditional expression one way", those with a
+conditional expression whose test does (`--no-answer-goals` chooses the inputs without
+seeking those answers, as before session 30).
 
 Masked 4-gram distinctness (identifiers and literals masked) falls as the corpus grows, so it
 is printed per level (about 100 programs each) and over the whole batch. The target holds for
@@ -66,10 +68,10 @@ from pathlib import Path
 from sandbox import Job, Sandbox
 from training.normalize import normalized_hash
 from workers.pipeline.builtin import generate_program
-from workers.pipeline.builtin.selfcheck import constant_answers, idle_own_calls, is_predicate
+from workers.pipeline.builtin.selfcheck import idle_own_calls, one_way_answers
 from workers.pipeline.builtin.program import LONG_LINE, longest_line
 from workers.pipeline.constraints import LEVELS, load_catalog
-from workers.pipeline.naturalness.dynamic import DRIVER, TARGET_NORMALIZERS, build_probe, judge, probe_args
+from workers.pipeline.naturalness.dynamic import DRIVER, TARGET_NORMALIZERS, build_probe, is_predicate, judge, probe_args
 from workers.pipeline.naturalness.stage import GATE_CANDIDATES, target_name
 from workers.pipeline.naturalness.static import TRICKS, loop_facts, static_findings
 from workers.pipeline import seeds
@@ -94,6 +96,9 @@ ROWS = [
     # a test of the program's own predicate (`isdigit`, `startswith` ...) that gives one
     # answer on every run over the kept inputs
     ("target test answers alike", "", None, ""),
+    # a conditional expression (`a if c else b`) whose test gives one answer on every run
+    # over the kept inputs: one of its arms is never shown
+    ("conditional expression one way", "", None, ""),
 ]
 
 
@@ -254,7 +259,8 @@ def measure(args: argparse.Namespace) -> None:
     candidates = [candidate_pool(prog.args, wide, seeds.input_synthesis_seed(args.seed, i), plan.bounds,
                                  edges=EDGE_CANDIDATES if args.inputs == "coverage" else 0)
                   for i, prog in enumerate(programs)]
-    probes = [build_probe(p.code, target=target_name(c.method)) for c, p in zip(cells, programs)]
+    probes = [build_probe(p.code, target=target_name(c.method), answers=not args.no_answer_goals)
+              for c, p in zip(cells, programs)]
     sb = Sandbox()
     started = time.perf_counter()
     try:
@@ -302,10 +308,14 @@ def measure(args: argparse.Namespace) -> None:
             c["normalizing targets"] += 1
             c["target call changes nothing"] += bool(
                 idle_own_calls(code, prog.entry_point, [pools[i][k].args for k in kept[i]], cell.method))
-        if is_predicate(target_name(cell.method)) and kept[i]:
-            c["predicate targets"] += 1
-            c["target test answers alike"] += bool(constant_answers(
-                code, prog.entry_point, target_name(cell.method), [ast.literal_eval(f"({pools[i][k].args},)") for k in kept[i]]))
+        if kept[i]:
+            target_calls, tests = one_way_answers(code, prog.entry_point, target_name(cell.method),
+                                                  [ast.literal_eval(f"({pools[i][k].args},)") for k in kept[i]])
+            c["target test answers alike"] += bool(target_calls)
+            c["conditional expression one way"] += bool(tests)
+            c["predicate targets"] += is_predicate(target_name(cell.method))
+            c["conditional expressions"] += " if " in code and " else " in code and any(
+                isinstance(n, ast.IfExp) for n in ast.walk(ast.parse(code)))
         codes[lv].append(code)
         hashes[lv].add(normalized_hash(code))
         if not r.ok:
@@ -391,6 +401,8 @@ def measure(args: argparse.Namespace) -> None:
           + " ".join(f"{lv} {per[lv]['normalizing targets']}" for lv in levels))
     print("programs whose target is a predicate, per level: "
           + " ".join(f"{lv} {per[lv]['predicate targets']}" for lv in levels))
+    print("programs with a conditional expression, per level: "
+          + " ".join(f"{lv} {per[lv]['conditional expressions']}" for lv in levels))
     print(f"probe jobs failed: {extra['probe failed']}; programs raising on some input: {extra['errors on an input']}")
     print("static findings:", dict(reasons.most_common()))
     if idle_texts:
@@ -419,6 +431,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--inputs", choices=("coverage", "pipeline"), default="coverage")
     ap.add_argument("--quick", action="store_true", help="132 programs (every cell twice)")
+    ap.add_argument("--no-answer-goals", action="store_true",
+                    help="choose inputs by branch arms and outputs only, as before session 30 (the answers of the "
+                         "target predicate and of conditional expressions' tests not sought)")
     ap.add_argument("--shapes", type=int, default=0, metavar="K",
                     help="also print each level's K most repeated masked line shapes and the K 4-grams"
                          " most over-represented against free functions of its lengths")

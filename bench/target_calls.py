@@ -22,7 +22,8 @@ from collections import Counter
 
 from workers.pipeline.builtin import generate_program
 from workers.pipeline.builtin.context import CASE_METHODS, PADS, PEELS, stdlib_space
-from workers.pipeline.builtin.selfcheck import is_predicate, target_answers
+from workers.pipeline.builtin.selfcheck import target_answers
+from workers.pipeline.naturalness.dynamic import is_predicate
 from workers.pipeline.constraints import LEVELS, load_catalog
 from workers.pipeline.input_synthesis import candidate_pool
 from workers.pipeline.records import Constraint

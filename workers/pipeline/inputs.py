@@ -122,14 +122,24 @@ def distinct_inputs(candidates: Iterable[InputCandidate], limit: int) -> list[In
 
 def greedy_cover(marks: list, outputs: list, limit: int) -> list:
     """Indices of up to `limit` items, greedily: item 0 (the teacher's call) first, then the
-    one reaching the most marks (branch arms) not yet covered, then one whose output differs
-    from those kept, then the earliest. Self-contained: the probe job runs this same code."""
+    one reaching the most marks of branch arms (marks >= 0) not yet covered, then, while
+    fewer than 2 outputs are kept, one whose output differs from those kept, then the one
+    reaching the most answers not yet covered (negative marks: a target predicate's yes or
+    no, a conditional expression's arm), then one whose output differs, then the earliest.
+    Self-contained: the probe job runs this same code."""
     order = list(range(len(marks)))
     kept = [order.pop(0)] if order else []
     covered = set(marks[0]) if kept else set()
+
+    def rank(i):
+        new = set(marks[i]) - covered
+        arms = sum(1 for m in new if m >= 0)
+        differs = outputs[i] not in seen
+        return arms, differs and len(seen) < 2, len(new) - arms, differs, -i
+
     while order and len(kept) < limit:
         seen = {outputs[k] for k in kept}
-        best = max(order, key=lambda i: (len(set(marks[i]) - covered), outputs[i] not in seen, -i))
+        best = max(order, key=rank)
         order.remove(best)
         kept.append(best)
         covered |= set(marks[best])
@@ -144,7 +154,8 @@ def effect_swap(chosen: list, viable: list, deletable: list, variants: int, diff
     on the `chosen` inputs; `differs(j, c)` says whether variant j changes input c's output
     (False where unsure). While some variant is deletable, a kept input other than the
     teacher's call (index 0) is replaced by another viable one on which a deletable variant
-    changes the output, where the swap reaches every mark the kept inputs reached, keeps 2
+    changes the output, where the swap reaches every arm (mark >= 0; an answer may be traded
+    for a statement shown) the kept inputs reached, keeps 2
     distinct outputs or more (as many as before where that was fewer) and leaves fewer
     variants deletable (a variant only the dropped input told apart must be told apart by
     the new one); the swap leaving fewest is taken, then the one keeping most outputs. (A
@@ -161,7 +172,7 @@ def effect_swap(chosen: list, viable: list, deletable: list, variants: int, diff
         return known[(j, c)]
 
     while deletable:
-        reached = set().union(*(set(marks[k]) for k in chosen))
+        reached = {m for k in chosen for m in marks[k] if m >= 0}  # (arms: answers may be traded)
         shown = len({outputs[k] for k in chosen})
         best = None
         for c in (c for c in viable if c not in chosen):
@@ -172,7 +183,7 @@ def effect_swap(chosen: list, viable: list, deletable: list, variants: int, diff
                 rest = [k for k in chosen if k != p]
                 new = rest + [c]
                 distinct = len({outputs[k] for k in new})
-                if not reached <= set().union(*(set(marks[k]) for k in new)) or distinct < min(shown, 2):
+                if not reached <= {m for k in new for m in marks[k] if m >= 0} or distinct < min(shown, 2):
                     continue
                 lost = {j for j in range(variants) if j not in deletable and tells(j, p)
                         and not any(tells(j, k) for k in rest) and not tells(j, c)}

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, greedy_cover
 from workers.pipeline.input_synthesis import synthesize_inputs
-from workers.pipeline.naturalness.dynamic import MAX_EXPRESSIONS, MAX_PAIRS, idle_expressions, instrument, may_give_back
+from workers.pipeline.naturalness.dynamic import (MAX_EXPRESSIONS, MAX_PAIRS, answer_mark, idle_expressions, instrument,
+                                                  is_predicate, may_give_back, one_way)
 
 CANDIDATES = 6  # type-directed inputs besides the call (the gate takes 8)
 KEEP = 3  # inputs kept coverage-first, as the pipeline keeps them
@@ -146,10 +147,12 @@ class _Runner:
         self.statements, self.pairs, self.normalizing = made.statements, made.pairs, set(made.normalizing)
         self.own = set(made.own)
         self.singles = made.singles
+        self.answers = made.answers
         self.seen: set[int] = set()
         self.turns = 0
         self.space: dict = {"__hit__": self.seen.add, "__tick__": self._tick, "__off__": -1,
-                            "__probe_op__": self._op, "__probe_arm__": self._arm, "__name__": "selfcheck"}
+                            "__probe_op__": self._op, "__probe_arm__": self._arm, "__probe_answer__": self._answer,
+                            "__probe_test__": self._test, "__name__": "selfcheck"}
         exec(compile(tree, "<selfcheck>", "exec"), self.space)  # noqa: S102 - our own draw
         self.entry = self.space[entry]
 
@@ -168,6 +171,16 @@ class _Runner:
         if not may_give_back(value):
             raise _Stop
         return value
+
+    def _answer(self, k: int, value):  # noqa: ANN001, ANN202 - a call of the target predicate (dynamic.ANSWER)
+        if value is True or value is False:
+            self.seen.add(answer_mark(k, value))
+        return value
+
+    def _test(self, k: int, test) -> bool:  # noqa: ANN001 - a conditional expression's test (dynamic.TEST)
+        answer = bool(test)
+        self.seen.add(answer_mark(k, answer))
+        return answer
 
     def _tick(self) -> None:
         self.turns += 1
@@ -194,46 +207,23 @@ def runs_on(code: str, entry: str, args: str) -> bool:
         return False
 
 
-def is_predicate(method: str) -> bool:
-    """A method that answers yes or no (`isdigit`, `issubset`, `is_integer`, `startswith`)."""
-    return method.startswith("is") or method in ("startswith", "endswith")
-
-
-class _Answers(ast.NodeTransformer):
-    """Each call of the method `target` wrapped as `__answer__(k, <call>)`."""
-
-    def __init__(self, target: str) -> None:
-        self.target, self.calls = target, 0
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        if isinstance(node.func, ast.Attribute) and node.func.attr == self.target:
-            self.calls += 1
-            return ast.Call(ast.Name("__answer__", ast.Load()), [ast.Constant(self.calls - 1), node], [])
-        return node
-
-
 def target_answers(code: str, entry: str, target: str, values: list[tuple]) -> dict[int, set[bool]]:
-    """The answers each call of the predicate `target` (in the walk's order) gave over the
-    runs on `values`; calls that never ran are absent."""
-    wrap = _Answers(target)
-    tree = ast.fix_missing_locations(wrap.visit(ast.parse(code)))
-    answers: dict[int, set[bool]] = {}
-    space: dict = {"__name__": "draw",
-                   "__answer__": lambda k, v: (answers.setdefault(k, set()).add(bool(v)), v)[1]}
-    exec(compile(tree, "<draw>", "exec"), space)  # noqa: S102 - the generator's own program
-    for args in values:
-        try:
-            space[entry](*_fresh(args))
-        except Exception:  # noqa: BLE001, S112 - the guarded runs judged the errors
-            continue
-    return answers
+    """The answers each call of the predicate `target` (its answer site, in the walk's
+    order: `dynamic._Answers`) gave over the runs on `values`; calls that never ran are
+    absent."""
+    runner = _Runner(code, entry, target)
+    marks = set().union(*(runner.run(v)[1] for v in values))
+    found = {k: {a for a in (False, True) if answer_mark(k, a) in marks}
+             for k, (kind, _) in enumerate(runner.answers) if kind == "target"}
+    return {k: seen for k, seen in found.items() if seen}
 
 
-def constant_answers(code: str, entry: str, target: str, values: list[tuple]) -> int:
-    """The calls of the predicate `target` that run on `values` and give every time the
-    same answer (a test that tells no input, and no item, apart)."""
-    return sum(1 for seen in target_answers(code, entry, target, values).values() if len(seen) == 1)
+def one_way_answers(code: str, entry: str, target: str, values: list[tuple]) -> tuple[int, int]:
+    """(calls of the predicate `target`, conditional expressions' tests) that ran on `values`
+    and gave one answer every time: a test that tells no input, and no item, apart."""
+    runner = _Runner(code, entry, target)
+    marks = set().union(*(runner.run(v)[1] for v in values))
+    return one_way(runner.answers, marks, "target"), one_way(runner.answers, marks, "test")
 
 
 def idle_own_calls(code: str, entry: str, inputs: list[str], target: str) -> list[str]:
@@ -288,7 +278,7 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
         # one output (code with branches gets varied inputs from the coverage-first choice)
         findings.append("nearly_constant")
         score += 2
-    ran = set().union(*(hits[c] for c in chosen))
+    ran = answered = set().union(*(hits[c] for c in chosen))
     arms = runner.arms
     real = [a for a in arms if a.kind != "implicit"]
     deepest = max((a.depth for a in real), default=0)
@@ -328,7 +318,7 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
             findings.append("idle_target")
             score += 3 * len(own)
         if is_predicate(target):
-            fixed = constant_answers(code, entry, target, [values[c] for c in chosen])
+            fixed = one_way(runner.answers, answered, "target")
             if fixed:  # a test of the program's own predicate that every input answers alike
                 findings.append("constant_target")
                 score += 3 * fixed

@@ -22,6 +22,8 @@ run starts from the program's module state as it was loaded (its globals copied 
 counter or a cache kept between calls cannot make a deletion look like a change, nor a
 needed statement look deletable. Untaken branch arms (the if / elif / else bodies written in the code; an if
 without else has one arm, its fall-through is not counted) are measured, not rejected.
+Answer sites (a call of the target predicate, a conditional expression's test) mark which
+answer they gave, so the kept inputs can be chosen to show both (`_Answers`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ DRIVER = "__naturalness_probe__"
 OFF = "__off__"  # the module global naming the statement a run leaves out (-1: none)
 OP = "__probe_op__"  # gives an expression's operand back in its variant
 ARM = "__probe_arm__"  # takes one arm of a conditional expression in its variants
+ANSWER = "__probe_answer__"  # marks the answer a call of the target predicate gave
+TEST = "__probe_test__"  # marks which arm a conditional expression's test chose
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class Probe:
     within: list[int] = field(default_factory=list)  # per variant (see Instrumented.within)
     statements: int = 0  # variants below this index leave a statement out; the rest idle an expression
     pairs: tuple[int, ...] = ()  # (see Instrumented.pairs)
+    answers: tuple[tuple[str, int], ...] = ()  # (see Instrumented.answers)
 
 
 def _located(node: ast.AST, line: int) -> ast.AST:
@@ -403,7 +408,26 @@ def _is_wrapper(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == OP
 
 
-class _Expressions(ast.NodeTransformer):
+class _OnEachCall(ast.NodeTransformer):
+    """Visits only the code that runs on each call: module and class bodies ran once, at
+    load, and a function's defaults and decorators with them."""
+
+    def visit_Module(self, node: ast.Module) -> ast.AST:
+        node.body = [self.visit(stmt) if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else stmt
+                     for stmt in node.body]
+        return node
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        node.body = [self.visit(stmt) if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else stmt
+                     for stmt in node.body]
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.body = [self.visit(stmt) for stmt in node.body]
+        return node
+
+
+class _Expressions(_OnEachCall):
     """Each candidate expression, for each operand it may give back, becomes a variant j:
     `__probe_op__(j, <operand>, lambda __vj: <expression with __vj for the operand>)` (the
     operand evaluated once, first, as the expression evaluates it; the rest only when
@@ -433,21 +457,9 @@ class _Expressions(ast.NodeTransformer):
         return ast.unparse(node)
 
     def visit_Module(self, node: ast.Module) -> ast.AST:
-        # only code that runs on each call: module and class bodies ran once, at load
         self.helpers = frozenset(stmt.name for stmt in node.body if isinstance(stmt, ast.FunctionDef)
                                  and not _holds_target(stmt, self.target))
-        node.body = [self.visit(stmt) if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else stmt
-                     for stmt in node.body]
-        return node
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.body = [self.visit(stmt) if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)) else stmt
-                     for stmt in node.body]
-        return node
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        node.body = [self.visit(stmt) for stmt in node.body]  # (not its defaults or decorators)
-        return node
+        return super().visit_Module(node)
 
     def visit_If(self, node: ast.If) -> ast.AST:
         if _is_guard(node):  # the statement guard's own test is the probe's
@@ -586,6 +598,63 @@ def _within_arms(tree: ast.Module) -> dict[int, int]:
     return found
 
 
+def is_predicate(method: str) -> bool:
+    """A method that answers yes or no (`isdigit`, `issubset`, `is_integer`, `startswith`)."""
+    return method.startswith("is") or method in ("startswith", "endswith")
+
+
+def answer_mark(site: int, answer: bool) -> int:
+    """The mark an answer site records for `answer` (see `_Answers`): negative, so never an
+    arm's."""
+    return -1 - 2 * site - int(answer)
+
+
+def _wrapped(name: str, site: int, node: ast.expr) -> ast.Call:
+    """`name(site, node)`, placed where `node` is (its own nodes keep their places)."""
+    call = ast.Call(ast.Name(name, ast.Load()), [ast.Constant(site), node], [])
+    for made in (call, call.func, call.args[0]):
+        ast.copy_location(made, node)
+    return call
+
+
+class _Answers(_OnEachCall):
+    """Coverage goals beside the arms (session 30): each call of the predicate `target` becomes
+    `__probe_answer__(k, <call>)` and each conditional expression's test `__probe_test__(k,
+    <test>)`, so a run marks which answer site k gave (`answer_mark`). A test that every kept
+    input answers alike says nothing of what the program does with the other answer, and a
+    question about the target's call is then the same question on every input: the input
+    choice (`inputs.greedy_cover`) reaches for both answers once the arms are covered."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target if is_predicate(target) else ""
+        self.sites: list[tuple[str, int]] = []  # per site k: ("target" | "test", line)
+
+    def _site(self, kind: str, name: str, node: ast.expr) -> ast.Call:
+        self.sites.append((kind, node.lineno))
+        return _wrapped(name, len(self.sites) - 1, node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        node.test = self._site("test", TEST, node.test)
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == ARM and len(node.args) == 4:  # an asked conditional expression
+            node.args[1] = self._site("test", TEST, node.args[1])
+        elif self.target and isinstance(func, ast.Attribute) and func.attr == self.target:
+            return self._site("target", ANSWER, node)
+        return node
+
+
+def one_way(sites: tuple[tuple[str, int], ...] | list[tuple[str, int]], marks: set[int], kind: str) -> int:
+    """The answer sites of `kind` that ran and gave one answer only, by the union `marks` of
+    the runs' marks."""
+    return sum(1 for k, (what, _) in enumerate(sites)
+               if what == kind and (answer_mark(k, True) in marks) != (answer_mark(k, False) in marks))
+
+
 _RUNTIME = '''
 import ast as __probe_ast__
 import copy as __probe_copy__
@@ -600,6 +669,22 @@ __probe_clock__ = __probe_time__.process_time
 
 def __hit__(k):
     __probe_seen__.add(k)
+
+
+def __probe_answer__(k, value):
+    # a call of the target predicate: its answer marked (answer_mark)
+    if value is True or value is False:
+        __probe_seen__.add(-1 - 2 * k - value)
+    return value
+
+
+def __probe_test__(k, test):
+    # a conditional expression's test, its truth taken once: which arm it chose marked
+    if test:
+        __probe_seen__.add(-2 - 2 * k)
+        return True
+    __probe_seen__.add(-1 - 2 * k)
+    return False
 
 
 def __probe_op__(j, value, rest, kind=None):
@@ -798,6 +883,9 @@ class Instrumented:
     normalizing: tuple[int, ...] = ()  # variants of normalizing calls (`instrument(normalizers=True)`)
     own: tuple[int, ...] = ()  # of those, the target's own calls (TARGET_NORMALIZERS)
     singles: int = 0  # variants that leave out one statement (then pairs of them, up to `statements`)
+    # per answer site k (`_Answers`): ("target", line) for a call of the target predicate,
+    # ("test", line) for a conditional expression's test; its runs mark `answer_mark(k, ...)`
+    answers: tuple[tuple[str, int], ...] = ()
 
 
 def idle_expressions(found: list[int], statements: int, pairs: tuple[int, ...]) -> list[int]:
@@ -833,7 +921,7 @@ def _reraise(j: int, line: int) -> ast.If:
 
 def instrument(code: str, max_variants: int = 40, target: str = "", max_expressions: int = MAX_EXPRESSIONS,
                normalizers: bool = False, max_pairs: int = MAX_PAIRS, max_handlers: int = MAX_HANDLERS,
-               if_arms: bool = True) -> Instrumented:
+               if_arms: bool = True, answers: bool = True) -> Instrumented:
     """`code` instrumented: marks, turn counters, a guard on each of the first
     `max_variants` deletable statements (outermost first: the variants leaving each out),
     then up to `max_pairs` variants leaving out two of them in one block (nearest first),
@@ -841,9 +929,9 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
     up to `max_expressions` expressions that may give an operand back (`if_arms`: if
     statements too, whose arms may give the same outputs), each able to
     (innermost first; `target`: the entry's method, never asked; `normalizers`: the
-    data-dependent ones too). It runs with `__hit__(k)`, `__tick__()` and `__off__`
-    defined in its globals (the probe job's runtime, or the builtin generator's self-check in
-    process)."""
+    data-dependent ones too); with `answers`, the answer sites (`_Answers`). It runs with
+    `__hit__(k)`, `__tick__()`, `__off__` and the answer sites' functions defined in its
+    globals (the probe job's runtime, or the builtin generator's self-check in process)."""
     tree = ast.parse(code)
     lines = code.splitlines()
     found = _statements(tree)[:max_variants]
@@ -881,6 +969,9 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
     if max_expressions:
         tree = exprs.visit(tree)
     variants += exprs.variants
+    sites = _Answers(target if answers else "")
+    if answers:
+        tree = sites.visit(tree)
     marks = _Instrument()
     tree = marks.visit(tree)  # every node it adds is placed as it is made
     arms = _within_arms(tree) if exprs.variants else {}
@@ -888,16 +979,17 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
     within += [marks.within.get(j, -1) for j in range(len(within), statements)]  # the except clauses
     within += [arms.get(j, -1) for j in range(statements, len(variants))]
     return Instrumented(tree, marks.arms, variants, within, statements, tuple(exprs.pairs), tuple(exprs.normalizing),
-                        tuple(exprs.own), len(found))
+                        tuple(exprs.own), len(found), tuple(sites.sites))
 
 
-def build_probe(code: str, max_variants: int = 40, target: str = "") -> Probe:
+def build_probe(code: str, max_variants: int = 40, target: str = "", answers: bool = True) -> Probe:
     """The driver module for `code`: the runtime and the instrumented copy, one module
-    (`target`: the entry's method, whose calls are never idled)."""
-    made = instrument(code, max_variants, target)
+    (`target`: the entry's method, whose calls are never idled; `answers`: with the answer
+    sites as coverage goals)."""
+    made = instrument(code, max_variants, target, answers=answers)
     driver = (_runtime() + "\n" + _cover_source() + "\n\n__probe_runtime__ = set(globals()) | {'__probe_runtime__'}\n\n"
               + ast.unparse(made.tree) + "\n")
-    return Probe(driver, made.arms, made.variants, made.within, made.statements, made.pairs)
+    return Probe(driver, made.arms, made.variants, made.within, made.statements, made.pairs, made.answers)
 
 
 def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,

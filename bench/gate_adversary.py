@@ -44,9 +44,9 @@ CORPUS = PADDED + [dict(family="natural", kind="natural", clean=None, **e) for e
 NATURAL_KINDS = ("control", "borderline", "natural")
 
 
-def candidates(args: str, slot: int, edges: int = EDGE_CANDIDATES) -> list[InputCandidate]:
+def candidates(args: str, slot: int, edges: int = EDGE_CANDIDATES, code: str = "") -> list[InputCandidate]:
     """As workers/pipeline/stages/inputs.py builds the pool (no LLM mutation)."""
-    return candidate_pool(args, GATE_CANDIDATES, seeds.input_synthesis_seed(RUN_SEED, slot), edges=edges)
+    return candidate_pool(args, GATE_CANDIDATES, seeds.input_synthesis_seed(RUN_SEED, slot), edges=edges, code=code)
 
 
 def run_local(code: str, entry: str, args: str) -> str:
@@ -79,7 +79,7 @@ def main() -> int:
 
     slots = [k for k, e in enumerate(CORPUS) if not opts.family or e["family"] == opts.family]
     entries = [CORPUS[k] for k in slots]
-    pools = [candidates(e["args"], slot, 0 if opts.no_edges else EDGE_CANDIDATES) for slot, e in zip(slots, entries)]  # (slot: place in CORPUS)
+    pools = [candidates(e["args"], slot, 0 if opts.no_edges else EDGE_CANDIDATES, e["code"]) for slot, e in zip(slots, entries)]  # (slot: place in CORPUS)
 
     # sanity: every program runs on its own call; junk == de-junked on every candidate
     problems: dict[int, list[str]] = collections.defaultdict(list)

@@ -257,7 +257,7 @@ def measure(args: argparse.Namespace) -> None:
     wide = GATE_CANDIDATES if args.inputs == "coverage" else plan.inputs_per_program
     # as the inputs stage builds the pool (no LLM mutation; boundary inputs with the gate)
     candidates = [candidate_pool(prog.args, wide, seeds.input_synthesis_seed(args.seed, i), plan.bounds,
-                                 edges=EDGE_CANDIDATES if args.inputs == "coverage" else 0)
+                                 edges=EDGE_CANDIDATES if args.inputs == "coverage" else 0, code=prog.code)
                   for i, prog in enumerate(programs)]
     probes = [build_probe(p.code, target=target_name(c.method), answers=not args.no_answer_goals)
               for c, p in zip(cells, programs)]

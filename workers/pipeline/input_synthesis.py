@@ -19,12 +19,16 @@ writes it on purpose. `edge_inputs` therefore adds, after the drawn ones, the ca
 argument pushed to a boundary, as a fuzzer's list of interesting values does: a container
 or text emptied, its items made all equal (numbers: all zero too), a text's case changed, outer blanks or a blank
 inside added, a number made 0, negated or moved past a container's length or its largest
-item, or made another item that another argument holds (the other keys of a mapping).
+item, or made another item that another argument holds (the other keys of a mapping); a
+text made title case, digits or blanks, and numbers made whole, the classes the predicates
+tell apart (`istitle`, `isdigit`, `isspace`, `is_integer`). Given the program's code,
+`literal_inputs` adds its texts with the affixes it tests for (`endswith(',')`).
 They are offered, not forced: the choice keeps one only where it reaches an arm or an
 output the others do not, and one that raises is never kept while others run."""
 
 from __future__ import annotations
 
+import ast
 import random
 import string
 from itertools import chain
@@ -258,7 +262,9 @@ def _neighbour(values: tuple, rng: random.Random, bounds: SizeBounds) -> tuple:
     return tuple(values)
 
 
-EDGE_CANDIDATES = 8  # boundary values offered per program, after the drawn candidates
+# boundary values offered per program, after the drawn candidates (session 30: 8 -> 12, for
+# the texts of the predicates' classes)
+EDGE_CANDIDATES = 12
 
 
 def _edges_of(value: Any, others: list) -> list:
@@ -269,6 +275,8 @@ def _edges_of(value: Any, others: list) -> list:
     if isinstance(value, (int, float)):
         zero = type(value)(0)
         out = [zero, -value] if value else [type(value)(1)]
+        if isinstance(value, float) and not value.is_integer():
+            out.append(float(round(value)))  # a whole number (`is_integer`)
         for other in others:
             if isinstance(other, (str, list, tuple, set, frozenset, dict)) and not isinstance(value, float):
                 out.append(len(other) + 1)  # past the end: a clamp, a too-large k
@@ -304,6 +312,8 @@ def _edges_of(value: Any, others: list) -> list:
                 ordered = None
             if ordered is not None and ordered != list(value):
                 out.append(type(value)(ordered))
+        if any(isinstance(v, float) and not v.is_integer() for v in value):
+            out.append(type(value)(float(round(v)) if isinstance(v, float) else v for v in value))  # whole
         return out
     if isinstance(value, (set, frozenset)):
         return [type(value)()]
@@ -316,6 +326,18 @@ def _edges_of(value: Any, others: list) -> list:
     return []
 
 
+def _classes_of(value: Any) -> list:
+    """A text made one of the classes the string predicates tell apart (`istitle`, `isdigit`,
+    `isspace`): drawn texts keep the call's alphabet, so a test of them gives one answer."""
+    if not isinstance(value, str) or len(value) < 2:
+        return []
+    out = [value.title()] if value.title() != value else []
+    out.append("".join(str(ord(c) % 10) for c in value))
+    if value[0] != " ":
+        out.append(" " * len(value))
+    return out
+
+
 def edge_inputs(args: str, limit: int = EDGE_CANDIDATES) -> list[InputCandidate]:
     """Up to `limit` boundary inputs for the call `args` (see the module's doc): each changes
     one argument of the call, taken in turn over the arguments so that every argument gets
@@ -325,7 +347,7 @@ def edge_inputs(args: str, limit: int = EDGE_CANDIDATES) -> list[InputCandidate]
     per_argument = [_edges_of(v, values[:k] + values[k + 1:]) for k, v in enumerate(values)]
     for k, v in enumerate(values):  # last: the other items another argument holds (`d[k]` of each key)
         held = [part for i, other in enumerate(values) if i != k for part in _parts(other, v) if part != v]
-        per_argument[k] += list(dict.fromkeys(held))[:2]
+        per_argument[k] += list(dict.fromkeys(held))[:2] + _classes_of(v)
     found = []
     for rank in range(max(map(len, per_argument), default=0)):
         for k, edges in enumerate(per_argument):
@@ -334,17 +356,57 @@ def edge_inputs(args: str, limit: int = EDGE_CANDIDATES) -> list[InputCandidate]
     return distinct_inputs((c for c in found if c.args != args), limit)
 
 
+AFFIX_TESTS = {"startswith": "prefix", "removeprefix": "prefix", "endswith": "suffix", "removesuffix": "suffix"}
+LITERAL_CANDIDATES = 4  # texts given an affix the program tests for, per program
+
+
+def _affixes(code: str) -> list[tuple[str, str]]:
+    """("prefix" | "suffix", text) for each short text literal the program tests a text's
+    ends for (`w.startswith('re')`, `line.endswith((',', ';'))`, `removesuffix('.gz')`), once
+    each."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
+                and node.func.attr in AFFIX_TESTS:
+            arg = node.args[0]
+            for lit in arg.elts if isinstance(arg, ast.Tuple) else [arg]:
+                if isinstance(lit, ast.Constant) and isinstance(lit.value, str) and 0 < len(lit.value) <= 8:
+                    found.append((AFFIX_TESTS[node.func.attr], lit.value))
+    return list(dict.fromkeys(found))
+
+
+def literal_inputs(args: str, code: str, limit: int = LITERAL_CANDIDATES) -> list[InputCandidate]:
+    """Up to `limit` inputs that give a text argument of the call an affix the program tests
+    for (`_affixes`): a test of an affix the call's alphabet never makes gives one answer on
+    every drawn input, as a fuzzer's dictionary of the program's own constants knows.
+    Deterministic; raises UnsupportedArguments when `args` are not literals."""
+    values = list(parse_literal_args(args))
+    found = []
+    for end, affix in _affixes(code):
+        for k, v in enumerate(values):
+            if isinstance(v, str) and v and affix != v:
+                made = affix + v if end == "prefix" else v + affix
+                found.append(InputCandidate(format_args((*values[:k], made, *values[k + 1:])), "boundary"))
+    return distinct_inputs((c for c in found if c.args != args), limit)
+
+
 def candidate_pool(call: str, count: int, seed: int, bounds: SizeBounds | None = None,
-                   mutated: str | None = None, edges: int = EDGE_CANDIDATES) -> list[InputCandidate]:
+                   mutated: str | None = None, edges: int = EDGE_CANDIDATES, code: str = "") -> list[InputCandidate]:
     """The distinct inputs a program's kept ones are chosen from, in priority order: the
     teacher's call, the LLM's mutation of it, `count` type-directed draws, then up to `edges`
-    boundary inputs. Arguments that are not literals give the call and the mutation alone."""
+    boundary inputs and, given the program's `code` (and `edges`), its texts with the affixes
+    it tests for. Arguments that are not literals give the call and the mutation alone."""
     pool = [InputCandidate(call, "teacher")]
     if mutated:
         pool.append(InputCandidate(mutated, "llm_mutation"))
     try:
         pool += synthesize_inputs(call, count, seed=seed, bounds=bounds)
         pool += edge_inputs(call, edges) if edges else []
+        pool += literal_inputs(call, code) if edges and code else []
     except UnsupportedArguments:
         pass
     return distinct_inputs(pool, len(pool))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox import Sandbox
-from workers.pipeline.input_synthesis import EDGE_CANDIDATES, candidate_pool, edge_inputs
+from workers.pipeline.input_synthesis import EDGE_CANDIDATES, LITERAL_CANDIDATES, candidate_pool, edge_inputs, literal_inputs
 from workers.pipeline.inputs import UnsupportedArguments, parse_literal_args
 from workers.pipeline.naturalness.stage import GATE_CANDIDATES, GateItem, gate_inputs
 
@@ -108,3 +108,38 @@ def test_junk_stays_junk_on_boundary_inputs(sb: Sandbox) -> None:
     clamp = ("def f(nums, k):\n    if k > len(nums):\n        k = len(nums)\n"
              "    return sorted(nums, reverse=True)[:k]\n")
     assert "deletable_statement" in gate(sb, clamp, "[5, 8, 3, 9], 2", EDGE_CANDIDATES).reasons
+
+
+def test_texts_are_made_the_classes_the_predicates_tell_apart() -> None:
+    """Title case, digits and blanks (`istitle`, `isdigit`, `isspace`) come after the other
+    boundaries of a text; numbers with a fraction are made whole (`is_integer`)."""
+    found = [v[0] for v in edges("'the cat sat'")]
+    assert found[-3:] == ["The Cat Sat", "64129762576", " " * 11]  # (a digit per character: its code mod 10)
+    assert all(c.isdigit() for c in found[-2]) and found[-1].isspace()
+    assert [v[0] for v in edges("'   '")][-1] != "   "  # (no blanks for a text that starts with one)
+    assert ([2.0, 7.0, 1.0],) in edges("[2.5, 7.0, 1.25]")
+    assert (2.0,) in edges("2.25") and (3.0,) not in edges("3.0")
+
+
+def test_literal_inputs_give_a_text_the_affixes_the_program_tests_for() -> None:
+    code = ("def f(line, tag):\n    if line.endswith(','):\n        line = line[:-1]\n"
+            "    return line.startswith(('re', 'un')) and tag != 'x'\n")
+    made = [parse_literal_args(c.args) for c in literal_inputs("'lemon tart', 'x'", code)]
+    assert made == [("lemon tart,", "x"), ("lemon tart", "x,"), ("relemon tart", "x"), ("lemon tart", "rex")]
+    assert {c.origin for c in literal_inputs("'a b', 'x'", code)} == {"boundary"}
+    assert literal_inputs("[1, 2], 3", code) == []  # no text to give them to
+    assert literal_inputs("'ab'", "def f(s):\n    return s.upper()\n") == []
+    assert literal_inputs("'ab'", "def f(s) return") == []  # code that does not parse offers none
+    pool = candidate_pool("'lemon tart', 'x'", 3, seed=1, code=code)
+    assert [c.args for c in pool[-LITERAL_CANDIDATES:]] == [c.args for c in literal_inputs("'lemon tart', 'x'", code)]
+    assert len(candidate_pool("'lemon tart', 'x'", 3, seed=1, code=code, edges=0)) == 4  # (without the gate: none)
+
+
+def test_the_gate_keeps_an_input_for_each_answer_of_an_affix_test(sb: Sandbox) -> None:
+    """Drawn texts never end with a comma; with the program's own affix offered, the kept
+    inputs show the comma dropped and kept."""
+    code = "def f(line):\n    return (line[:-1] if line.endswith(',') else line).endswith('s')\n"
+    pool = candidate_pool("'red apples'", GATE_CANDIDATES, seed=1, code=code)
+    (choice,) = gate_inputs(sb, [GateItem(code, "f", pool, target="str.endswith")], 3)
+    kept = [parse_literal_args(c.args)[0] for c in choice.inputs]
+    assert choice.reasons == [] and any(k.endswith(",") for k in kept) and not all(k.endswith(",") for k in kept)

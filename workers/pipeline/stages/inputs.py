@@ -121,7 +121,8 @@ def make_inputs(teacher: Teacher, sandbox: ProbeRunner, programs: Sequence[Progr
     # with the gate, the coverage-first choice takes from the whole pool (boundary inputs
     # included); without it, the first inputs in priority order are kept
     pools = [candidate_pool(program.call_args, wide, seeds.input_synthesis_seed(seed, program.slot), spec.bounds,
-                            mutated=llm_args.get(program.slot), edges=EDGE_CANDIDATES if gate.enabled else 0)
+                            mutated=llm_args.get(program.slot), edges=EDGE_CANDIDATES if gate.enabled else 0,
+                            code=program.source)
              for program in programs]
     if gate.enabled:
         items = [GateItem(p.source, p.entry_point, pool, p.target) for p, pool in zip(programs, pools)]

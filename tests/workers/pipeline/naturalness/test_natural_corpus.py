@@ -18,7 +18,8 @@ FAIR_FINDINGS = {"parse_config": "deletable_statement"}  # `line = line.strip()`
 
 
 def test_natural_programs_pass_the_gate_with_the_pipelines_inputs(sb: Sandbox) -> None:
-    pools = [candidate_pool(e["args"], GATE_CANDIDATES, seeds.input_synthesis_seed(7, k)) for k, e in enumerate(NATURAL)]
+    pools = [candidate_pool(e["args"], GATE_CANDIDATES, seeds.input_synthesis_seed(7, k), code=e["code"])
+             for k, e in enumerate(NATURAL)]
     items = [GateItem(e["code"], e["entry"], pool) for e, pool in zip(NATURAL, pools)]
     choices = gate_inputs(sb, items, 3)
     turned_away = {}
@@ -38,7 +39,7 @@ def test_the_padded_corpus_stays_caught_and_its_controls_pass(sb: Sandbox) -> No
     borderline programs only `top_k`, a clamp slicing makes redundant, is turned away."""
     from bench.gate_adversary import PADDED, candidates
 
-    pools = [candidates(e["args"], slot) for slot, e in enumerate(PADDED)]
+    pools = [candidates(e["args"], slot, code=e["code"]) for slot, e in enumerate(PADDED)]
     choices = gate_inputs(sb, [GateItem(e["code"], e["entry"], pool) for e, pool in zip(PADDED, pools)], 3)
     passing, turned_away = 0, set()
     for e, choice in zip(PADDED, choices):

@@ -42,7 +42,7 @@ _LOCALS = ("result", "cleaned", "total", "found", "parts", "kept", "best", "matc
            "picked", "merged", "trimmed", "joined", "rest", "head", "tail", "current",
            "pending", "output", "summary", "pair", "chosen", "latest", "scaled")
 _ELEMENT_NAMES = {
-    "char": ("ch", "letter", "symbol", "char"),  # an item of a text
+    "char": ("ch", "letter", "symbol", "char", "c"),  # an item of a text
     "word": ("word", "part", "piece", "item", "token", "term"),  # an item of a list of words
     "numeral": ("digit", "figure", "numeral"),  # a character of a number's text
     "int": ("x", "value", "score", "num", "item", "entry"),

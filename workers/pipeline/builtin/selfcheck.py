@@ -289,6 +289,14 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
     if untaken:
         findings.append("arm_untaken")
         score += 4 * untaken
+    # a conditional expression whose test no chosen input turns: an arm in expression form.
+    # Asked in code with branches only (session 30): in straight code (C1/C2) the choice is
+    # how an idempotent method or a predicate nests, and redrawing those narrowed a cell's
+    # shapes (850 distinct of 1,000 str.upper C1 programs, against 923)
+    one_sided = one_way(runner.answers, answered, "test") if arms else 0
+    if one_sided:
+        findings.append("expression_arm_untaken")
+        score += 4 * one_sided
     if any(o.startswith("error:") for o in outs):
         findings.append("raises")
         # on the teacher's own call (the first input) the program has no sample at all

@@ -81,7 +81,7 @@ def letters_named_as_words(code: str, args: str) -> set[str]:
     return names & WORD_NAMES
 
 
-LETTER_LENGTH = re.compile(r"\blen\((ch|letter|symbol|char|digit|figure|numeral)\)")
+LETTER_LENGTH = re.compile(r"\blen\((ch|letter|symbol|char|c|digit|figure|numeral)\)")
 
 
 def length_of_a_letter(code: str) -> bool:

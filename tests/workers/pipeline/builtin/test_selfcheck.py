@@ -201,10 +201,24 @@ def test_a_test_of_the_targets_own_predicate_that_never_tells_apart_is_found() -
     """`w.isdigit()` over words none of which is a number answers False every time: the
     program's own predicate tells no item apart, and shows nothing of what it tests
     (43% of predicate targets' calls did so on the generator's data before session 29)."""
-    picked = "def numbers(words):\n    return [w.count('0') if w.isdigit() else w[::-1] for w in words]\n"
+    picked = "def numbers(words):\n    return [w[::-1] for w in words if not w.isdigit()]\n"
     plain = self_check(picked, "numbers", "['apple', 'river', 'stone']", seed=4, target="isdigit")
     assert plain.findings == ("constant_target",) and plain.score == 3
     mixed = self_check(picked, "numbers", "['apple', '2024', 'stone', '90']", seed=4, target="isdigit")
     assert mixed.clean, mixed.findings
     # another method's test is judged by its arms as before, not by its answers
     assert self_check(picked, "numbers", "['apple', 'river', 'stone']", seed=4, target="").clean
+
+
+def test_a_conditional_expression_whose_test_never_turns_is_found() -> None:
+    """`w.count('0') if w.isdigit() else w[::-1]` over words none of which is a number
+    takes one arm every time: an arm in expression form that no input shows (session 30),
+    scored as an untaken arm of an if statement is. In straight code it is how a predicate
+    or an idempotent method nests, and is not asked."""
+    picked = ("def numbers(words):\n    out = []\n    for w in words:\n"
+              "        out.append(w.count('0') if w.isdigit() else w[::-1])\n    return out\n")
+    plain = self_check(picked, "numbers", "['apple', 'river', 'stone']", seed=4)
+    assert plain.findings == ("expression_arm_untaken",) and plain.score == 4
+    assert self_check(picked, "numbers", "['apple', '2024', 'stone', '90']", seed=4).clean
+    straight = "def numbers(words):\n    return [w.count('0') if w.isdigit() else w[::-1] for w in words]\n"
+    assert self_check(straight, "numbers", "['apple', 'river', 'stone']", seed=4).clean

@@ -126,7 +126,9 @@ def greedy_cover(marks: list, outputs: list, limit: int) -> list:
     fewer than 2 outputs are kept, one whose output differs from those kept, then the one
     reaching the most answers not yet covered (negative marks: a target predicate's yes or
     no, a conditional expression's arm), then one whose output differs, then the earliest.
-    Self-contained: the probe job runs this same code."""
+    Where the arms took every place and the kept items share one output while another item
+    gives a second, that item takes the place of the kept one (not item 0) whose marks the
+    rest reach best. Self-contained: the probe job runs this same code."""
     order = list(range(len(marks)))
     kept = [order.pop(0)] if order else []
     covered = set(marks[0]) if kept else set()
@@ -143,6 +145,22 @@ def greedy_cover(marks: list, outputs: list, limit: int) -> list:
         order.remove(best)
         kept.append(best)
         covered |= set(marks[best])
+    seen = {outputs[k] for k in kept}
+    others = [i for i in order if outputs[i] not in seen]
+    if len(kept) > 1 and len(seen) < 2 and others:
+        # the arms took every place and left one output: a second output outranks an arm
+        # (a program whose kept inputs agree shows nothing), so the kept input (not the
+        # teacher's) whose marks the rest reach best gives way to the one adding most
+        def lost(k):
+            rest = {m for j in kept if j != k for m in marks[j]}
+            gone = set(marks[k]) - rest
+            return sum(1 for m in gone if m >= 0), len(gone)
+
+        drop = min(kept[1:], key=lambda k: (lost(k), -k))
+        kept.remove(drop)
+        rest = {m for j in kept for m in marks[j]}
+        kept.append(max(others, key=lambda i: (sum(1 for m in set(marks[i]) - rest if m >= 0),
+                                               len(set(marks[i]) - rest), -i)))
     return sorted(kept)
 
 

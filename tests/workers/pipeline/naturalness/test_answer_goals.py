@@ -79,3 +79,16 @@ def test_the_self_check_reads_answers_per_site() -> None:
     guarded = "def f(s):\n    if s:\n        return s.isdigit()\n    return False\n"
     assert target_answers(guarded, "f", "isdigit", [("",)]) == {}
     assert one_way_answers(guarded, "f", "isdigit", [("",)]) == (0, 0)
+
+
+def test_a_second_output_outranks_an_arm_when_the_arms_fill_every_place() -> None:
+    """Three arms for three places, each reached by an input giving False: the kept inputs
+    would agree. An input giving True in the teacher's arm takes the place of the one whose
+    arm is least missed (the later of two that each reach one arm alone)."""
+    marks = [{0, -1}, {1, -1}, {2, -1}, {0, -2}]
+    outputs = ["False", "False", "False", "True"]
+    assert greedy_cover(marks, outputs, 3) == [0, 1, 3]
+    # where no item gives another output, the arms stay
+    assert greedy_cover(marks[:3], outputs[:3], 3) == [0, 1, 2]
+    # the teacher's call is never the one to go
+    assert 0 in greedy_cover([{0}, {1}, {0}], ["a", "a", "b"], 2)

@@ -173,8 +173,8 @@ def effect_swap(chosen: list, viable: list, deletable: list, variants: int, diff
     (False where unsure). While some variant is deletable, a kept input other than the
     teacher's call (index 0) is replaced by another viable one on which a deletable variant
     changes the output, where the swap reaches every arm (mark >= 0; an answer may be traded
-    for a statement shown) the kept inputs reached, keeps 2
-    distinct outputs or more (as many as before where that was fewer) and leaves fewer
+    for a statement shown) the kept inputs reached, keeps 2 distinct outputs or more (as
+    many as before where that was fewer) and leaves fewer
     variants deletable (a variant only the dropped input told apart must be told apart by
     the new one); the swap leaving fewest is taken, then the one keeping most outputs. (A
     case-changing guard `w = w.lower()` is shown only by an input that differs from another

@@ -207,23 +207,26 @@ def runs_on(code: str, entry: str, args: str) -> bool:
         return False
 
 
+def _answered(code: str, entry: str, target: str, values: list[tuple]) -> tuple[tuple[tuple[str, int], ...], set[int]]:
+    """The draw's answer sites (`dynamic._Answers`) and the marks its runs on `values` made."""
+    runner = _Runner(code, entry, target)
+    return runner.answers, set().union(*(runner.run(v)[1] for v in values))
+
+
 def target_answers(code: str, entry: str, target: str, values: list[tuple]) -> dict[int, set[bool]]:
     """The answers each call of the predicate `target` (its answer site, in the walk's
-    order: `dynamic._Answers`) gave over the runs on `values`; calls that never ran are
-    absent."""
-    runner = _Runner(code, entry, target)
-    marks = set().union(*(runner.run(v)[1] for v in values))
+    order) gave over the runs on `values`; calls that never ran are absent."""
+    sites, marks = _answered(code, entry, target, values)
     found = {k: {a for a in (False, True) if answer_mark(k, a) in marks}
-             for k, (kind, _) in enumerate(runner.answers) if kind == "target"}
+             for k, (kind, _) in enumerate(sites) if kind == "target"}
     return {k: seen for k, seen in found.items() if seen}
 
 
 def one_way_answers(code: str, entry: str, target: str, values: list[tuple]) -> tuple[int, int]:
     """(calls of the predicate `target`, conditional expressions' tests) that ran on `values`
     and gave one answer every time: a test that tells no input, and no item, apart."""
-    runner = _Runner(code, entry, target)
-    marks = set().union(*(runner.run(v)[1] for v in values))
-    return one_way(runner.answers, marks, "target"), one_way(runner.answers, marks, "test")
+    sites, marks = _answered(code, entry, target, values)
+    return one_way(sites, marks, "target"), one_way(sites, marks, "test")
 
 
 def idle_own_calls(code: str, entry: str, inputs: list[str], target: str) -> list[str]:

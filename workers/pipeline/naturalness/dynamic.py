@@ -73,7 +73,6 @@ class Probe:
     within: list[int] = field(default_factory=list)  # per variant (see Instrumented.within)
     statements: int = 0  # variants below this index leave a statement out; the rest idle an expression
     pairs: tuple[int, ...] = ()  # (see Instrumented.pairs)
-    answers: tuple[tuple[str, int], ...] = ()  # (see Instrumented.answers)
 
 
 def _located(node: ast.AST, line: int) -> ast.AST:
@@ -989,7 +988,7 @@ def build_probe(code: str, max_variants: int = 40, target: str = "", answers: bo
     made = instrument(code, max_variants, target, answers=answers)
     driver = (_runtime() + "\n" + _cover_source() + "\n\n__probe_runtime__ = set(globals()) | {'__probe_runtime__'}\n\n"
               + ast.unparse(made.tree) + "\n")
-    return Probe(driver, made.arms, made.variants, made.within, made.statements, made.pairs, made.answers)
+    return Probe(driver, made.arms, made.variants, made.within, made.statements, made.pairs)
 
 
 def probe_args(probe: Probe, entry_point: str, inputs: list[str], limit: int,

@@ -130,12 +130,26 @@ def program_text(lines: list[str], imports: set[str], target: str = "") -> str:
     (`m.name`, so a line rewritten after it was written still gets its import), then the
     lines, with arithmetic on two literals folded (`fold_constants`; not the `target`
     operator's, whose uses the level counts) and without parentheses that change nothing
-    (`tidy_parens`)."""
+    (`tidy_parens`), laid out as PEP 8 lays out a module (`_spaced`)."""
     body = "\n".join(lines)
     used = set(imports) | {m for m in STDLIB_MODULES if re.search(rf"(?<![\w.]){m}\.", body)}
     heads = [f"import {m}" for m in sorted(used)]
-    code = "\n".join(heads + ([""] if heads else []) + lines) + "\n"
-    return tidy_parens(fold_constants(code, keep=target))
+    code = "\n".join(heads + lines) + "\n"
+    return _spaced(tidy_parens(fold_constants(code, keep=target)))
+
+
+def _spaced(code: str) -> str:
+    """`code` with two blank lines before each top-level definition but a first line (PEP
+    8: the imports, a helper and the entry each apart), as a person's module has them (the
+    forms wrote a helper directly above the entry, and one blank line after the imports)."""
+    out: list[str] = []
+    for line in code.split("\n"):
+        if out and line.startswith(("def ", "class ")):
+            while out and not out[-1]:
+                out.pop()
+            out += ["", ""]
+        out.append(line)
+    return "\n".join(out)
 
 
 def renamed(code: str, old: str, new: str) -> str:

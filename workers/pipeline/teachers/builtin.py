@@ -28,7 +28,7 @@ from workers.pipeline.records import ChatRequest, Completion
 
 
 def completion_text(code: str, call: str) -> str:
-    return f"```python\n{code.rstrip()}\n\n{call}\n```"
+    return f"```python\n{code.rstrip()}\n\n\n{call}\n```"  # (PEP 8: two blank lines after a definition)
 
 
 # Generator processes a builtin teacher uses when its `processes` option is not set: 0 (in

@@ -1,7 +1,8 @@
 """The gate on an LLM teacher's programs: the fake OpenAI server (over real HTTP) answers
 each C3 `str.replace` prompt by its control-flow guideline with a program that has a dead
 store, a contradictory elif, a constant output, or none of these; `execsynth synth` runs
-the real pipeline and the rows carry the reasons."""
+the real pipeline and the rows carry the reasons. Natural guards are kept with the
+boundary inputs that reach them (a blank text, a text ending with the comma it tests for)."""
 
 from __future__ import annotations
 
@@ -123,3 +124,37 @@ def test_a_guard_clause_is_kept_with_the_boundary_input_that_reaches_it(tmp_path
         by_origin = {x.input_origin: x.args_source for x in samples}
         assert set(by_origin) == {"teacher", "synthesized", "boundary"}, by_origin
         assert not by_origin["boundary"].split(",")[0].strip(" '\"")  # the blank text
+
+
+TRAILING_COMMA = '''def plural_item(line):
+    if line.endswith(','):
+        line = line[:-1]
+    words = line.split()
+    last = words[-1] if words else ''
+    return (last[:-1] if last.endswith('.') else last).endswith('s')
+
+print(plural_item('red apples and pears'))'''
+
+
+def test_a_program_is_given_the_affixes_it_tests_for(tmp_path: Path) -> None:
+    """No drawn input ends with a comma, so the comma's arm would look deletable and the
+    level's deepest block unrun; the program's own affix (`endswith(',')`) is offered as an
+    input (session 30), is kept, and the program passes the gate."""
+    with FakeOpenAIServer(responder=lambda request: [f"```python\n{TRAILING_COMMA}\n```"] * request.n) as server:
+        teachers = {"llm": {"kind": "openai", "base_url": server.base_url, "model": "coder-30b",
+                            "backoff_base_s": 0.01, "max_retries": 1, "request_timeout_s": 5}}
+        out = subprocess.run(
+            [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "1", "--levels", "C3",
+             "--types", "str", "--methods", "endswith", "--teacher", "llm", "--no-llm-mutation",
+             "-k", "3", "--seed", "8"],  # (seed 8 draws the blueprint `if`)
+            env=service_env(EXECSYNTH_DATA_DIR=str(tmp_path), EXECSYNTH_TEACHERS=json.dumps(teachers), COLUMNS="200"),
+            capture_output=True, text=True, timeout=300,
+        )
+    assert out.returncode == 0, out.stderr[-2000:]
+    with Session(create_engine(f"sqlite:///{tmp_path / 'execsynth.sqlite3'}")) as s:
+        (program,) = s.scalars(select(Program).where(Program.variant == 0)).all()
+        assert program.reject_reason is None and program.status == "kept", program.reject_reason
+        samples = s.scalars(select(Sample).where(Sample.program_id == program.id)).all()
+        assert len(samples) == 3 and all(x.status == "accepted" for x in samples)
+        assert any(x.input_origin == "boundary" and x.args_source.rstrip("'\"").endswith(",") for x in samples), \
+            [(x.input_origin, x.args_source) for x in samples]

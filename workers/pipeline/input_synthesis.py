@@ -22,7 +22,8 @@ inside added, a number made 0, negated or moved past a container's length or its
 item, or made another item that another argument holds (the other keys of a mapping); a
 text made title case, digits or blanks, and numbers made whole, the classes the predicates
 tell apart (`istitle`, `isdigit`, `isspace`, `is_integer`). Given the program's code,
-`literal_inputs` adds its texts with the affixes it tests for (`endswith(',')`).
+`literal_inputs` adds its texts with the pieces of text it tests for (`endswith(',')`,
+`';' in line`, `word == 'stop'`).
 They are offered, not forced: the choice keeps one only where it reaches an arm or an
 output the others do not, and one that raises is never kept while others run."""
 
@@ -357,39 +358,68 @@ def edge_inputs(args: str, limit: int = EDGE_CANDIDATES) -> list[InputCandidate]
 
 
 AFFIX_TESTS = {"startswith": "prefix", "removeprefix": "prefix", "endswith": "suffix", "removesuffix": "suffix"}
-LITERAL_CANDIDATES = 4  # texts given an affix the program tests for, per program
+# methods whose first argument is a piece a text may hold (`line.count(',')`, `s.split(';')`)
+PIECE_TESTS = frozenset({"count", "find", "rfind", "index", "rindex", "split", "rsplit", "partition",
+                         "rpartition", "replace"})
+LITERAL_CANDIDATES = 6  # texts given a piece of text the program tests for, per program
+MAX_LITERAL = 8  # characters: longer literals are messages, not what a text is tested for
 
 
-def _affixes(code: str) -> list[tuple[str, str]]:
-    """("prefix" | "suffix", text) for each short text literal the program tests a text's
-    ends for (`w.startswith('re')`, `line.endswith((',', ';'))`, `removesuffix('.gz')`), once
-    each."""
+def _text_literals(code: str) -> list[tuple[str, str]]:
+    """(where, text) for each short text literal the program tests a text for, once each:
+    "prefix" / "suffix" for its ends (`w.startswith('re')`, `line.endswith((',', ';'))`,
+    `removesuffix('.gz')`), "inside" for a piece it looks for (`',' in line`,
+    `line.count('o')`, `s.split(';')`), "whole" for a value it is compared with
+    (`word == 'stop'`)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return []
     found = []
+
+    def add(where: str, node: ast.AST) -> None:
+        for lit in node.elts if isinstance(node, ast.Tuple) else [node]:
+            if isinstance(lit, ast.Constant) and isinstance(lit.value, str) and 0 < len(lit.value) <= MAX_LITERAL:
+                found.append((where, lit.value))
+
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
-                and node.func.attr in AFFIX_TESTS:
-            arg = node.args[0]
-            for lit in arg.elts if isinstance(arg, ast.Tuple) else [arg]:
-                if isinstance(lit, ast.Constant) and isinstance(lit.value, str) and 0 < len(lit.value) <= 8:
-                    found.append((AFFIX_TESTS[node.func.attr], lit.value))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+            if node.func.attr in AFFIX_TESTS:
+                add(AFFIX_TESTS[node.func.attr], node.args[0])
+            elif node.func.attr in PIECE_TESTS:
+                add("inside", node.args[0])
+        elif isinstance(node, ast.Compare) and len(node.ops) == 1:
+            if isinstance(node.ops[0], (ast.In, ast.NotIn)) and not isinstance(node.left, ast.Tuple):
+                add("inside", node.left)
+            elif isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+                add("whole", node.left)
+                add("whole", node.comparators[0])
     return list(dict.fromkeys(found))
 
 
+def _worn(text: str, where: str, piece: str) -> str:
+    """`text` given `piece` where a test looks for it."""
+    if where == "prefix":
+        return piece + text
+    if where == "suffix":
+        return text + piece
+    if where == "inside":
+        return text[:len(text) // 2] + piece + text[len(text) // 2:]
+    return piece
+
+
 def literal_inputs(args: str, code: str, limit: int = LITERAL_CANDIDATES) -> list[InputCandidate]:
-    """Up to `limit` inputs that give a text argument of the call an affix the program tests
-    for (`_affixes`): a test of an affix the call's alphabet never makes gives one answer on
-    every drawn input, as a fuzzer's dictionary of the program's own constants knows.
-    Deterministic; raises UnsupportedArguments when `args` are not literals."""
+    """Up to `limit` inputs that give a text argument of the call a piece of text the
+    program tests for (`_text_literals`): a test for a piece the call's alphabet never makes
+    gives one answer on every drawn input, as a fuzzer's dictionary of the program's own
+    constants knows. Deterministic; raises UnsupportedArguments when `args` are not
+    literals."""
     values = list(parse_literal_args(args))
     found = []
-    for end, affix in _affixes(code):
+    for where, piece in _text_literals(code):
         for k, v in enumerate(values):
-            if isinstance(v, str) and v and affix != v:
-                made = affix + v if end == "prefix" else v + affix
+            if isinstance(v, str) and v and piece != v:
+                made = _worn(v, where, piece)
                 found.append(InputCandidate(format_args((*values[:k], made, *values[k + 1:])), "boundary"))
     return distinct_inputs((c for c in found if c.args != args), limit)
 
@@ -398,8 +428,8 @@ def candidate_pool(call: str, count: int, seed: int, bounds: SizeBounds | None =
                    mutated: str | None = None, edges: int = EDGE_CANDIDATES, code: str = "") -> list[InputCandidate]:
     """The distinct inputs a program's kept ones are chosen from, in priority order: the
     teacher's call, the LLM's mutation of it, `count` type-directed draws, then up to `edges`
-    boundary inputs and, given the program's `code` (and `edges`), its texts with the affixes
-    it tests for. Arguments that are not literals give the call and the mutation alone."""
+    boundary inputs and, given the program's `code` (and `edges`), its texts with the pieces
+    of text it tests for. Arguments that are not literals give the call and the mutation alone."""
     pool = [InputCandidate(call, "teacher")]
     if mutated:
         pool.append(InputCandidate(mutated, "llm_mutation"))

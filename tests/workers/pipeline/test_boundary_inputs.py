@@ -121,18 +121,25 @@ def test_texts_are_made_the_classes_the_predicates_tell_apart() -> None:
     assert (2.0,) in edges("2.25") and (3.0,) not in edges("3.0")
 
 
-def test_literal_inputs_give_a_text_the_affixes_the_program_tests_for() -> None:
+def test_literal_inputs_give_a_text_the_pieces_the_program_tests_for() -> None:
+    """The ends it tests (`endswith`, `startswith`), a piece it looks for (`in`, `count`)
+    and a value it compares with (`==`), each given to each text argument in turn."""
     code = ("def f(line, tag):\n    if line.endswith(','):\n        line = line[:-1]\n"
             "    return line.startswith(('re', 'un')) and tag != 'x'\n")
-    made = [parse_literal_args(c.args) for c in literal_inputs("'lemon tart', 'x'", code)]
-    assert made == [("lemon tart,", "x"), ("lemon tart", "x,"), ("relemon tart", "x"), ("lemon tart", "rex")]
-    assert {c.origin for c in literal_inputs("'a b', 'x'", code)} == {"boundary"}
+    made = [parse_literal_args(c.args) for c in literal_inputs("'lemon tart', 'y'", code)]
+    assert made == [("lemon tart,", "y"), ("lemon tart", "y,"), ("relemon tart", "y"), ("lemon tart", "rey"),
+                    ("unlemon tart", "y"), ("lemon tart", "uny")]  # (6: the cap; `tag != 'x'` comes last)
+    looked_for = "def f(line):\n    return line.count(';') + (':' in line) + (line == 'stop')\n"
+    assert {parse_literal_args(c.args) for c in literal_inputs("'ab cd'", looked_for)} == {
+        ("ab; cd",), ("ab: cd",), ("stop",)}
+    assert literal_inputs("'ab'", "def f(s):\n    return s == 'a very long message'\n") == []  # not a piece
+    assert {c.origin for c in literal_inputs("'a b', 'y'", code)} == {"boundary"}
     assert literal_inputs("[1, 2], 3", code) == []  # no text to give them to
     assert literal_inputs("'ab'", "def f(s):\n    return s.upper()\n") == []
     assert literal_inputs("'ab'", "def f(s) return") == []  # code that does not parse offers none
-    pool = candidate_pool("'lemon tart', 'x'", 3, seed=1, code=code)
-    assert [c.args for c in pool[-LITERAL_CANDIDATES:]] == [c.args for c in literal_inputs("'lemon tart', 'x'", code)]
-    assert len(candidate_pool("'lemon tart', 'x'", 3, seed=1, code=code, edges=0)) == 4  # (without the gate: none)
+    pool = candidate_pool("'lemon tart', 'y'", 3, seed=1, code=code)
+    assert [c.args for c in pool[-LITERAL_CANDIDATES:]] == [c.args for c in literal_inputs("'lemon tart', 'y'", code)]
+    assert len(candidate_pool("'lemon tart', 'y'", 3, seed=1, code=code, edges=0)) == 4  # (without the gate: none)
 
 
 def test_the_gate_keeps_an_input_for_each_answer_of_an_affix_test(sb: Sandbox) -> None:

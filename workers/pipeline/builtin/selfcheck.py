@@ -141,8 +141,9 @@ class _Runner:
     def __init__(self, code: str, entry: str, target: str = "", full: bool = False) -> None:
         # (not whether an if statement's arms give the same outputs: the flow chooses every
         # test to split the sample's inputs, and asking it cost 13% of generation time)
+        # (the answer sites only where the inputs are chosen: the full copy runs variants)
         made = instrument(code, max_variants=10_000, target=target, max_expressions=MAX_EXPRESSIONS if full else 0,
-                          normalizers=True, max_pairs=MAX_PAIRS if full else 0, if_arms=False)
+                          normalizers=True, max_pairs=MAX_PAIRS if full else 0, if_arms=False, answers=not full)
         tree, self.arms, self.variants, self.within = made.tree, made.arms, made.variants, made.within
         self.statements, self.pairs, self.normalizing = made.statements, made.pairs, set(made.normalizing)
         self.own = set(made.own)

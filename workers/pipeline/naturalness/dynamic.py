@@ -958,7 +958,7 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
     # an except clause no input needs (`except TypeError` around int arithmetic, `except
     # Exception: raise`): in its variant the clause lets the exception go on, as if it were
     # not written; one that changes no output is deletable like a statement
-    handlers = [h for h in _handlers(tree)][:max_handlers]
+    handlers = _handlers(tree)[:max_handlers] if "try" in code else []  # (two walks of the tree spared)
     for h in handlers:
         j = len(variants)
         variants.append((h.lineno, lines[h.lineno - 1].strip()[:80]))
@@ -969,7 +969,9 @@ def instrument(code: str, max_variants: int = 40, target: str = "", max_expressi
         tree = exprs.visit(tree)
     variants += exprs.variants
     sites = _Answers(target if answers else "")
-    if answers:
+    # (a walk of every node is a tenth of the self-check's time: skipped where no
+    # conditional expression, `a if c else b`, and no call of the predicate is written)
+    if answers and (" else " in code or (sites.target and f".{sites.target}(" in code)):
         tree = sites.visit(tree)
     marks = _Instrument()
     tree = marks.visit(tree)  # every node it adds is placed as it is made

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -95,6 +97,26 @@ def test_unnatural_programs_are_rejected_with_their_reasons_and_natural_ones_kep
     assert "unnatural_dead_store" in out.stdout + out.stderr
 
 
+@contextmanager
+def one_program(tmp_path: Path, code: str, method: str) -> Iterator[tuple[Session, Program]]:
+    """`execsynth synth` of one C3 `str.<method>` program the fake LLM teacher writes as
+    `code` (seed 8 draws the blueprint `if`): a session on the store and the program's row."""
+    with FakeOpenAIServer(responder=lambda request: [f"```python\n{code}\n```"] * request.n) as server:
+        teachers = {"llm": {"kind": "openai", "base_url": server.base_url, "model": "coder-30b",
+                            "backoff_base_s": 0.01, "max_retries": 1, "request_timeout_s": 5}}
+        out = subprocess.run(
+            [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "1", "--levels", "C3",
+             "--types", "str", "--methods", method, "--teacher", "llm", "--no-llm-mutation",
+             "-k", "3", "--seed", "8"],
+            env=service_env(EXECSYNTH_DATA_DIR=str(tmp_path), EXECSYNTH_TEACHERS=json.dumps(teachers), COLUMNS="200"),
+            capture_output=True, text=True, timeout=300,
+        )
+    assert out.returncode == 0, out.stderr[-2000:]
+    with Session(create_engine(f"sqlite:///{tmp_path / 'execsynth.sqlite3'}")) as s:
+        (program,) = s.scalars(select(Program).where(Program.variant == 0)).all()
+        yield s, program
+
+
 GUARDED = '''def tidy(text, old):
     if not text.strip():
         return 'empty'
@@ -106,19 +128,7 @@ print(tidy('a-b cab b-c', 'b'))'''
 def test_a_guard_clause_is_kept_with_the_boundary_input_that_reaches_it(tmp_path: Path) -> None:
     """No drawn input is blank, so the guard alone would look deletable; the blank
     boundary input reaches it, is kept, and the program passes the gate."""
-    with FakeOpenAIServer(responder=lambda request: [f"```python\n{GUARDED}\n```"] * request.n) as server:
-        teachers = {"llm": {"kind": "openai", "base_url": server.base_url, "model": "coder-30b",
-                            "backoff_base_s": 0.01, "max_retries": 1, "request_timeout_s": 5}}
-        out = subprocess.run(
-            [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "1", "--levels", "C3",
-             "--types", "str", "--methods", "replace", "--teacher", "llm", "--no-llm-mutation",
-             "-k", "3", "--seed", "8"],  # (seed 8 draws the blueprint `if`)
-            env=service_env(EXECSYNTH_DATA_DIR=str(tmp_path), EXECSYNTH_TEACHERS=json.dumps(teachers), COLUMNS="200"),
-            capture_output=True, text=True, timeout=300,
-        )
-    assert out.returncode == 0, out.stderr[-2000:]
-    with Session(create_engine(f"sqlite:///{tmp_path / 'execsynth.sqlite3'}")) as s:
-        (program,) = s.scalars(select(Program).where(Program.variant == 0)).all()
+    with one_program(tmp_path, GUARDED, "replace") as (s, program):
         assert program.reject_reason is None and program.status == "kept"
         samples = s.scalars(select(Sample).where(Sample.program_id == program.id)).all()
         by_origin = {x.input_origin: x.args_source for x in samples}
@@ -140,19 +150,7 @@ def test_a_program_is_given_the_affixes_it_tests_for(tmp_path: Path) -> None:
     """No drawn input ends with a comma, so the comma's arm would look deletable and the
     level's deepest block unrun; the program's own affix (`endswith(',')`) is offered as an
     input (session 30), is kept, and the program passes the gate."""
-    with FakeOpenAIServer(responder=lambda request: [f"```python\n{TRAILING_COMMA}\n```"] * request.n) as server:
-        teachers = {"llm": {"kind": "openai", "base_url": server.base_url, "model": "coder-30b",
-                            "backoff_base_s": 0.01, "max_retries": 1, "request_timeout_s": 5}}
-        out = subprocess.run(
-            [sys.executable, "-m", "execsynth", "synth", "--quiet", "--programs", "1", "--levels", "C3",
-             "--types", "str", "--methods", "endswith", "--teacher", "llm", "--no-llm-mutation",
-             "-k", "3", "--seed", "8"],  # (seed 8 draws the blueprint `if`)
-            env=service_env(EXECSYNTH_DATA_DIR=str(tmp_path), EXECSYNTH_TEACHERS=json.dumps(teachers), COLUMNS="200"),
-            capture_output=True, text=True, timeout=300,
-        )
-    assert out.returncode == 0, out.stderr[-2000:]
-    with Session(create_engine(f"sqlite:///{tmp_path / 'execsynth.sqlite3'}")) as s:
-        (program,) = s.scalars(select(Program).where(Program.variant == 0)).all()
+    with one_program(tmp_path, TRAILING_COMMA, "endswith") as (s, program):
         assert program.reject_reason is None and program.status == "kept", program.reject_reason
         samples = s.scalars(select(Sample).where(Sample.program_id == program.id)).all()
         assert len(samples) == 3 and all(x.status == "accepted" for x in samples)

@@ -14,7 +14,8 @@ output on the kept inputs; a fourth, "target test answers alike", those whose ow
 a predicate (`isdigit`, `startswith`, `issubset` ...) with a call that gives one answer on
 every run over the kept inputs; a fifth, "conditional expression one way", those with a
 conditional expression whose test does (`--no-answer-goals` chooses the inputs without
-seeking those answers, as before session 30).
+seeking those answers, as before session 30); a sixth, "value repeated in a loop", those
+with a loop that adds the same value on every turn (`builtin.invariant`).
 
 Masked 4-gram distinctness (identifiers and literals masked) falls as the corpus grows, so it
 is printed per level (about 100 programs each) and over the whole batch. The target holds for
@@ -68,6 +69,7 @@ from pathlib import Path
 from sandbox import Job, Sandbox
 from training.normalize import normalized_hash
 from workers.pipeline.builtin import generate_program
+from workers.pipeline.builtin.invariant import invariant_values
 from workers.pipeline.builtin.selfcheck import idle_own_calls, one_way_answers
 from workers.pipeline.builtin.program import LONG_LINE, longest_line
 from workers.pipeline.constraints import LEVELS, load_catalog
@@ -99,6 +101,9 @@ ROWS = [
     # a conditional expression (`a if c else b`) whose test gives one answer on every run
     # over the kept inputs: one of its arms is never shown
     ("conditional expression one way", "", None, ""),
+    # a loop adding the same value on every turn (`for ch in w: out.append(a == b)`), read
+    # off the code (`builtin.invariant`; the standard library: 14 of 2,185 functions with loops)
+    ("value repeated in a loop", "", None, ""),
 ]
 
 
@@ -304,6 +309,7 @@ def measure(args: argparse.Namespace) -> None:
         c["early return"] += early_return(code)
         c["line over 100 characters"] += longest_line(code) > LONG_LINE
         c["written by a scene"] += prog.family == "scene"
+        c["value repeated in a loop"] += bool(invariant_values(code))
         if cell.type == "str" and cell.method in TARGET_NORMALIZERS and kept[i]:
             c["normalizing targets"] += 1
             c["target call changes nothing"] += bool(

@@ -224,6 +224,7 @@ class Flow:
             self.acc_kind = "number"  # how many times the check holds, not the list of answers
         self.helper: tuple[str, list[str]] | None = None  # (name, param types) at C6
         self.helper_after = False  # the helper's call was kept out of a loop: made once after it
+        self.target_after: Piece | None = None  # likewise the target's use, where it reads no loop name
         self.helper_sig: tuple[list[str], str] | None = None  # (param names, result type)
         self.limit: str | None = None
         self.walked_words: set[str] = set()
@@ -470,6 +471,19 @@ class Flow:
             self.call_helper()
             return
         piece = self.target_piece(nest)
+        looped = [v for v in self.scope if v is not self.param and v.kind != "work"]
+        element = self.newest_element()
+        if looped and element is not None and self.target_after is None and not any(
+                re.search(rf"\b{re.escape(v.name)}\b", text) for v in looped for text in (piece.expr, *piece.pre)):
+            # the use reads nothing the loop changes (`a == b == c` of three parameters, a
+            # literal `&=`): a turn would add the same value each time, so the turn feeds its
+            # element and the use is written once, after the walk (session 31)
+            self.feed_element(element)
+            self.target_after = piece
+            return
+        self.write_piece(piece)
+
+    def write_piece(self, piece: Piece) -> None:
         for pre in piece.pre:
             self.line(pre)
         if piece.stmt:

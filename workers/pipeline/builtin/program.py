@@ -387,6 +387,8 @@ def build_program(entry: Entry, knobs: Knobs, rng: random.Random) -> GeneratedPr
         flow.block(knobs.blueprint)
         if flow.helper_after:
             flow.call_helper()
+        if flow.target_after is not None:
+            flow.write_piece(flow.target_after)
         body = flow.lines + [f"    return {flow.finish()}"]
         if not _calls_other(helper_lines + body, banned):
             body[-1] = f"    return {flow.finish(with_call=True)}"

@@ -15,7 +15,9 @@ statements, idle expressions, a normalizing call that changes no output (`idle_t
 where it is the target's own call: a case change, strip, pad or replace,
 `dynamic.TARGET_NORMALIZERS`), constant output
 or, in straight code, an output all inputs but one share, an untaken branch arm, a deepest
-block that never runs, an input that raises, a run longer than `MAX_STEPS` traced lines)
+block that never runs, an input that raises, a run longer than `MAX_STEPS` traced lines,
+and, read off the code, a value a loop adds on every turn without reading what the loop
+changes: `invariant.invariant_values`)
 score the draw; the generator keeps the first clean draw, else the lowest score. The
 programs are the generator's own templates; a loop-turn cap and a size guard on the locals
 (at every loop turn, and at every line while counting steps) stop a deletion variant that
@@ -32,6 +34,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from workers.pipeline.builtin.invariant import invariant_values
 from workers.pipeline.inputs import InputCandidate, UnsupportedArguments, distinct_inputs, greedy_cover
 from workers.pipeline.input_synthesis import synthesize_inputs
 from workers.pipeline.naturalness.dynamic import (MAX_EXPRESSIONS, MAX_PAIRS, answer_mark, idle_expressions, instrument,
@@ -267,6 +270,10 @@ def self_check(code: str, entry: str, args: str, seed: int, target: str = "") ->
     original = [outs[c] for c in chosen]
     findings: list[str] = []
     score = 0
+    repeated = invariant_values(code)  # the same value added on every turn of a loop
+    if repeated:
+        findings.append("loop_invariant_value")
+        score += 4 * len(repeated)
     if all(o.startswith("ok:") for o in original):
         # (an input that never entered statement k's arm runs as it did without it)
         deletable = _unchanged(runner, range(runner.statements), chosen, values, hits, original)

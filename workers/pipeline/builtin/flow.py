@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workers.pipeline.builtin.context import KEYS, Ctx, Param, p
+from workers.pipeline.builtin.context import KEYS, WORK_LISTS, Ctx, Param, p
 from workers.pipeline.builtin.piece import Form, Piece
 from workers.pipeline.input_synthesis import new_value
 from workers.pipeline.inputs import SizeBounds
@@ -959,16 +959,27 @@ class Flow:
         src = inner if inner is not None and inner.kind == "word" else self.param
         value = self.value(src) if src is self.param else None
         if src.type in ("set", "dict"):
-            work, x = self.named(("pending", "todo", "queue", "stack")), g.fresh("elem:int" if src.type == "set" else "elem:word")
+            x = g.fresh("elem:int" if src.type == "set" else "elem:word")
+            listed = g.rng.random() < WORK_LISTS  # emptied by pops, else walked in order by index
+            work = self.named(("pending", "todo", "queue", "stack") if listed else ("ordered", "items", "ranked"))
             self.walked.add(src.name)
             self.line(f"{work} = {'list' if src.type == 'dict' and roll < 0.5 else 'sorted'}({src.name})")
-            self.line(f"while {work}:")
-            self.indent += 1
-            self.line(f"{x} = {work}.pop()")
+            if listed:
+                self.line(f"while {work}:")
+                self.indent += 1
+                self.line(f"{x} = {work}.pop()")
+            else:
+                i = g.fresh("elem:index")
+                self.line(f"{i} = 0")
+                self.line(f"while {i} < len({work}):")
+                self.indent += 1
+                self.line(f"{x} = {work}[{i}]")
             elems = [Var(x, ELEMENT.get(src.type, "str"), "word" if src.type == "dict" else "value",
                          list(value or []), self.spread(list) if src is self.param else [])]
             self.scope += elems
             self.level_body(rest, elems)
+            if not listed:
+                self.line(f"{i} += 1")
             self.indent -= 1
             return
         if src.type in ("int", "float"):
@@ -1015,7 +1026,8 @@ class Flow:
         items = _flat(src.sample) if src is not self.param else list(value or [])
         wide = _flat(src.wide) if src is not self.param else \
             self.spread(lambda v: list(v)[:3] if window is not None else v)
-        if roll < 0.35 and window is None or window is not None and src.type in ("list", "flist") and roll < 0.5:
+        if roll < 0.35 * WORK_LISTS and window is None \
+                or window is not None and src.type in ("list", "flist") and roll < 0.5 * WORK_LISTS:
             # a work list, taken from the end or the front (a slice is a fresh list already)
             front = g.rng.random() < 0.5
             todo = walk

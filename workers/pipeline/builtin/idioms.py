@@ -24,7 +24,7 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
-from workers.pipeline.builtin.context import CASE_METHODS, cased_words, program_text, renamed, stdlib_space
+from workers.pipeline.builtin.context import CASE_METHODS, WORK_LISTS, cased_words, program_text, renamed, stdlib_space
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.idiom_helpers import TESTS, splits
 from workers.pipeline.builtin.idiom_uses import USES, Use
@@ -1075,10 +1075,23 @@ class _Program:
             w.lines[start] = w.lines[start].replace(f"for {key}, {x} in {items}:", f"for {key} in {names}:")
 
     def stock_while(self, rest: tuple[str, ...], env: Env) -> None:
-        """A while loop over a mapping: a copy emptied one entry at a time (`popitem`), or
-        its names sorted and taken off the end, each looked up."""
+        """A while loop over a mapping: its names in order by index, each looked up; or, on
+        `WORK_LISTS` of draws, a copy emptied one entry at a time (`popitem`), or its names
+        sorted and taken off the end."""
         w, rng, xs = self.w, self.rng, env.xs
         key, x = (w.name(names) for names in _STOCK_NAMES)
+        if rng.random() >= WORK_LISTS:  # the names in order, by index
+            names, i = w.name(("names", "keys", "ordered")), w.name(_ELEM_NAMES["index"])
+            w.line(f"{names} = {rng.choice((f'sorted({xs})', f'list({xs})', f'sorted({xs}, key={xs}.get)'))}")
+            w.line(f"{i} = 0")
+            w.line(f"while {i} < len({names}):")
+            w.indent += 1
+            w.line(f"{key} = {names}[{i}]")
+            w.line(f"{x} = {xs}[{key}]")
+            self.inner(rest, replace(env, x=x, x_kind="int", key=key, loop_depth=env.loop_depth + 1))
+            w.line(f"{i} += 1")
+            w.indent -= 1
+            return
         todo = w.name(("pending", "left", "remaining", "todo"))
         popped = len(self.methods(f"{xs}.copy()", f"{todo}.popitem()")) == 2 and rng.random() < 0.5
         start = ((f'{xs}.copy()', f'dict({xs})') if popped
@@ -1133,8 +1146,10 @@ class _Program:
                 w.indent -= 1
                 return
             indexed = self.loops > 1 and rng.random() < 0.6
-            style = rng.choice(("walk", "ends", "back", "from1") if indexed or rng.random() < 0.4 else
-                               ("list", "list", "sorted", "deque") if self.w.allow_calls else ("list",))
+            listed = not indexed and rng.random() >= 0.4 and rng.random() < WORK_LISTS
+            style = rng.choice(("list", "list", "sorted", "deque") if listed and self.w.allow_calls else
+                               ("list",) if listed else ("walk", "ends", "back", "from1")
+                               + (("sorted",) if self.w.allow_calls and not indexed else ()))
             if style == "ends":
                 self.two_pointers(rest, base, x, ek)
             elif style in ("walk", "back", "from1"):
@@ -1152,7 +1167,7 @@ class _Program:
                                          spare=True))
                 _read_once(w.lines, fetched, x)  # (the fetch goes where only the index reads the data)
                 w.line(f"{i} {step} 1")
-            elif style == "sorted" and rng.random() < 0.6:  # taken off the large end while a test on the data holds
+            elif style == "sorted" and (rng.random() < 0.6 or not listed):  # taken off the large end while a test holds
                 self.bounded_pops(rng.choice(("past", "fits")), rest, replace(base, loop_depth=env.loop_depth + 1),
                                   x, ek)
             else:
@@ -1184,8 +1199,22 @@ class _Program:
                                + self.methods(f"{env.xs}.lower().split()" if split == f"{env.xs}.split()" else split))
             style = rng.choice(("list", "iter", "last") + (("enough",) if self.stops_early else ())
                                + (("deque", "partition", "partition", "fits") if w.allow_calls else ())
-                               if rng.random() < PURPOSE_WHILES else ("list",))
+                               if rng.random() < PURPOSE_WHILES else ("list",) if rng.random() < WORK_LISTS
+                               else ("walk", "walk", "iter") + (("partition",) if w.allow_calls else ()))
             sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
+            if style == "walk":  # the words by index
+                words_at, i = w.name(("words", "tokens", "parts")), w.name(_ELEM_NAMES["index"])
+                w.line(f"{words_at} = {words}")
+                w.line(f"{i} = 0")
+                w.line(f"while {i} < len({words_at}):")
+                w.indent += 1
+                w.line(f"{x} = {words_at}[{i}]")
+                fetched = len(w.lines)
+                self.inner(rest, replace(sub, i=i, xs=words_at))
+                _read_once(w.lines, fetched, x)
+                w.line(f"{i} += 1")
+                w.indent -= 1
+                return
             if style == "iter":  # the words one by one off an iterator
                 self.iterator_walk(todo, words, x, rest, sub)
                 w.indent -= 1
@@ -1218,7 +1247,8 @@ class _Program:
             w.line(f"{x} = {todo}.{take}")
             self.inner(rest, sub)
             w.indent -= 1
-        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.35:  # the next few, as a work list
+        elif env.x_kind in ("int", "float") and env.i is not None and rng.random() < 0.35 * WORK_LISTS:
+            # the next few, as a work list
             todo, y = w.name(("ahead", "upcoming", "rest")), w.name(("other", "later", "nxt"))
             queue = rng.random() < 0.4 and self.methods("collections.deque(")
             window = f"{env.xs}[{env.i} + 1:{env.i} + {self.span}]"
@@ -1294,9 +1324,10 @@ class _Program:
             if back:
                 w.line(f"{left} = {left}[:-1]")
             w.indent -= 1
-        elif rng.random() < PURPOSE_WHILES:  # its letters as a work list, an iterator or a deque
+        elif (roll := rng.random()) < PURPOSE_WHILES * (1 + WORK_LISTS) / 2:  # its letters off an iterator, a work list or a deque
             todo, ch = w.name(("letters", "chars", "pending")), w.name(_ELEM_NAMES["char"])
-            style = rng.choice(("list", "iter") + (("deque",) if w.allow_calls else ()))
+            style = rng.choice(("list",) + (("deque",) if w.allow_calls else ())) \
+                if roll < PURPOSE_WHILES * WORK_LISTS else "iter"
             if style == "iter":
                 w.line(f"{todo} = iter({env.x})")
                 w.line(f"{ch} = next({todo}, '')")
@@ -1458,8 +1489,7 @@ class _Program:
         w.indent += 1
         w.line(f"{x} = {xs}[{lo}]")
         fetched = len(w.lines)
-        self.inner(rest, replace(env, x=x, x_kind=ek, i=lo, prev=f"{xs}[{hi}]", loop_depth=env.loop_depth + 1,
-                                 spare=True))
+        self.inner(rest, replace(env, x=x, x_kind=ek, i=lo, prev=f"{xs}[{hi}]", loop_depth=env.loop_depth + 1))
         _read_once(w.lines, fetched, x)  # (the fetch goes where only the index reads the data)
         if self.rng.random() < 0.5:
             w.line(f"{lo}, {hi} = {lo} + 1, {hi} - 1")

@@ -1080,17 +1080,11 @@ class _Program:
         sorted and taken off the end."""
         w, rng, xs = self.w, self.rng, env.xs
         key, x = (w.name(names) for names in _STOCK_NAMES)
-        if rng.random() >= WORK_LISTS:  # the names in order, by index
-            names, i = w.name(("names", "keys", "ordered")), w.name(_ELEM_NAMES["index"])
-            w.line(f"{names} = {rng.choice((f'sorted({xs})', f'list({xs})', f'sorted({xs}, key={xs}.get)'))}")
-            w.line(f"{i} = 0")
-            w.line(f"while {i} < len({names}):")
-            w.indent += 1
-            w.line(f"{key} = {names}[{i}]")
-            w.line(f"{x} = {xs}[{key}]")
-            self.inner(rest, replace(env, x=x, x_kind="int", key=key, loop_depth=env.loop_depth + 1))
-            w.line(f"{i} += 1")
-            w.indent -= 1
+        if rng.random() >= WORK_LISTS:  # the names in order, by index, each looked up
+            names = w.name(("names", "keys", "ordered"))
+            self.index_walk(names, rng.choice((f"sorted({xs})", f"list({xs})", f"sorted({xs}, key={xs}.get)")), key,
+                            rest, replace(env, x=x, x_kind="int", key=key, loop_depth=env.loop_depth + 1),
+                            looked_up=f"{x} = {xs}[{key}]")
             return
         todo = w.name(("pending", "left", "remaining", "todo"))
         popped = len(self.methods(f"{xs}.copy()", f"{todo}.popitem()")) == 2 and rng.random() < 0.5
@@ -1110,6 +1104,27 @@ class _Program:
         if not _mentions(w.lines[fetched:], key):
             if popped:
                 w.lines[fetched - 1] = w.lines[fetched - 1].replace(f"{key}, {x} =", f"_, {x} =")
+
+    def index_walk(self, items: str, source: str, x: str, rest: tuple[str, ...], sub: Env,
+                   looked_up: str | None = None) -> None:
+        """`items = source`, then a while loop over it by index, fetching `x = items[i]`
+        (and a value `looked_up` by it: a mapping's count filed under the name); the body
+        is written at `sub` with the index."""
+        w = self.w
+        i = w.name(_ELEM_NAMES["index"])
+        w.line(f"{items} = {source}")
+        w.line(f"{i} = 0")
+        w.line(f"while {i} < len({items}):")
+        w.indent += 1
+        w.line(f"{x} = {items}[{i}]")
+        if looked_up is not None:
+            w.line(looked_up)
+        fetched = len(w.lines)
+        self.inner(rest, replace(sub, i=i) if looked_up is None else sub)
+        if looked_up is None:
+            _read_once(w.lines, fetched, x)
+        w.line(f"{i} += 1")
+        w.indent -= 1
 
     def walk_source(self, style: str, xs: str, ek: str) -> str:
         """What a plain walk goes over besides the list itself: its items ranked (largest
@@ -1203,17 +1218,8 @@ class _Program:
                                else ("walk", "walk", "iter") + (("partition",) if w.allow_calls else ()))
             sub = replace(env, x=x, x_kind="word", loop_depth=env.loop_depth + 1)
             if style == "walk":  # the words by index
-                words_at, i = w.name(("words", "tokens", "parts")), w.name(_ELEM_NAMES["index"])
-                w.line(f"{words_at} = {words}")
-                w.line(f"{i} = 0")
-                w.line(f"while {i} < len({words_at}):")
-                w.indent += 1
-                w.line(f"{x} = {words_at}[{i}]")
-                fetched = len(w.lines)
-                self.inner(rest, replace(sub, i=i, xs=words_at))
-                _read_once(w.lines, fetched, x)
-                w.line(f"{i} += 1")
-                w.indent -= 1
+                words_at = w.name(("words", "tokens", "parts"))
+                self.index_walk(words_at, words, x, rest, replace(sub, xs=words_at))
                 return
             if style == "iter":  # the words one by one off an iterator
                 self.iterator_walk(todo, words, x, rest, sub)

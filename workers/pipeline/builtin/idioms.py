@@ -141,6 +141,10 @@ _PREV_COND = {  # element tests against the one before it
     "word": ("{x} > {p}", "len({x}) > len({p})", "{x} < {p}", "len({x}) != len({p})"),
     "char": ("{x} == {p}", "{x} != {p}", "{x} < {p}", "{x} == {p}"),  # (a letter is matched more than ordered)
 }
+# on data sorted rising (True) or falling (False), the tests against the item before that
+# every step answers alike (`mark - prev > 4` after `sorted(marks, reverse=True)`)
+_ORDER_DECIDES = {True: ("{x} < {p}", "{x} >= {p}"),
+                  False: ("{x} > {p}", "{x} >= {p}", "{x} - {p} > {a3}", "{x} > {p} * 1.5")}
 _DATA_COND = {  # tests on the whole input by its kind (beside _COND["data"]); both arms common on drawn inputs
     "ints": {"total": ("sum({xs}) > {n} * {a5}", "max({xs}) > {n} * 2", "min({xs}) < {n}", "{xs}[-1] > {n}",
                        "max({xs}) - min({xs}) > {a10}", "all(v > {a3} for v in {xs})",
@@ -233,6 +237,7 @@ class Env:
     shrunk: str | None = None  # the element an enclosing while wears down (not worn down again inside it)
     word: str | None = None  # a letter's word (where a while looks for the letter's places)
     halved: str | None = None  # a number's halvings, walked as a small count (not a digit)
+    rising: bool | None = None  # the data is sorted: the element never falls below `prev` (True) or rises above it
 
 
 @dataclass
@@ -1004,7 +1009,8 @@ class _Program:
         if fetch:
             w.line(fetch)
         sub = replace(env, x=x, x_kind=ek, i=i, prev=prev, seen=seen, loop_depth=env.loop_depth + 1,
-                      spare=i is not None and style != "pairs1")  # (a pair's later item is read)
+                      spare=i is not None and style != "pairs1",  # (a pair's later item is read)
+                      rising=sorted_order(self.w.lines, xs) if prev is not None else None)
         self.inner(rest, sub)
         if i is not None and style != "pairs1" and not _mentions(w.lines[start + 1 + bool(fetch):], x):  # the index reads the data
             if fetch:
@@ -1179,7 +1185,7 @@ class _Program:
                 fetched = len(w.lines)
                 prev = f"{env.xs}[{i} - 1]" if style == "from1" else None
                 self.inner(rest, replace(base, x=x, x_kind=ek, i=i, prev=prev, loop_depth=env.loop_depth + 1,
-                                         spare=True))
+                                         spare=True, rising=sorted_order(self.w.lines, env.xs) if prev else None))
                 _read_once(w.lines, fetched, x)  # (the fetch goes where only the index reads the data)
                 w.line(f"{i} {step} 1")
             elif style == "sorted" and (rng.random() < 0.6 or not listed):  # taken off the large end while a test holds
@@ -1495,7 +1501,9 @@ class _Program:
         w.indent += 1
         w.line(f"{x} = {xs}[{lo}]")
         fetched = len(w.lines)
-        self.inner(rest, replace(env, x=x, x_kind=ek, i=lo, prev=f"{xs}[{hi}]", loop_depth=env.loop_depth + 1))
+        order = sorted_order(self.w.lines, xs)  # (the partner is the back item: the front never passes it)
+        self.inner(rest, replace(env, x=x, x_kind=ek, i=lo, prev=f"{xs}[{hi}]", loop_depth=env.loop_depth + 1,
+                                 rising=None if order is None else not order))
         _read_once(w.lines, fetched, x)  # (the fetch goes where only the index reads the data)
         if self.rng.random() < 0.5:
             w.line(f"{lo}, {hi} = {lo} + 1, {hi} - 1")
@@ -1529,7 +1537,8 @@ class _Program:
                    if (calls or not _calls(t))
                    and not any(re.search(rf"\b{b}\(", t) for b in self.banned)]
         if env.prev is not None and "prev" not in families and group in _PREV_COND:
-            near = [("prev", t) for t in _PREV_COND[group] if t not in self.w.conds]
+            decided = _ORDER_DECIDES.get(env.rising, ())  # a step against the data's own order never comes
+            near = [("prev", t) for t in _PREV_COND[group] if t not in self.w.conds and t not in decided]
             if near and (self.rng.random() < 0.6 or not options):  # a loop that keeps the item before reads it
                 options = near
             else:
@@ -2277,6 +2286,32 @@ def _names_read(lines: list[str]) -> set[str]:
     """The names a function body of `lines` reads (a parameter no line reads is dropped)."""
     tree = ast.parse("def _f():\n" + "\n".join(lines))
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def sorted_order(lines: list[str], xs: str) -> bool | None:
+    """True where `xs` holds the data sorted rising by value, False sorted falling (a name
+    bound in `lines` to `sorted(...)`, `heapq.nsmallest(...)` or a slice of one, or that expression
+    itself), else None."""
+    source = xs
+    for line in reversed(lines):
+        bound = re.match(rf"\s*{re.escape(xs)} = (.+)$", line)
+        if bound:
+            source = bound.group(1)
+            break
+    try:
+        node = ast.parse(source, mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.step is None:
+        node = node.value
+    if not isinstance(node, ast.Call):
+        return None
+    name = ast.unparse(node.func)
+    if name in ("heapq.nsmallest", "heapq.nlargest"):
+        return None if node.keywords else name == "heapq.nsmallest"
+    if name != "sorted" or any(k.arg == "key" for k in node.keywords):
+        return None
+    return not any(k.arg == "reverse" and ast.unparse(k.value) == "True" for k in node.keywords)
 
 
 def _read_once(lines: list[str], fetched: int, name: str) -> None:

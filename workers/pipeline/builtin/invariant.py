@@ -14,7 +14,8 @@ reads no name the loop binds or changes (the loop's target, any name assigned in
 receiver of a method that changes it (`CHANGING`), a name handed to one of the program's
 functions that changes its parameter). Left alone: a literal step (`count += 1`), a name the
 loop's own test reads (`while pos < n: pos += step`) or that the loop reads elsewhere (a
-running position), and a bare name added under a test (`if ok: total += weight`). The
+running position), and a value that is a name (`out += sep`, `if ok: total += weight`):
+what is asked is a value computed again on every turn. The
 builtin self-check asks it of its own drafts (`loop_invariant_value`); the naturalness gate
 does not: in code from elsewhere a call in the value may have effects of its own (the
 standard library's `lo += sourceget()` reads the next character).
@@ -92,18 +93,18 @@ def _adder(stmt: ast.stmt) -> ast.Call | None:
     return None
 
 
-def _contributions(body: list[ast.stmt], tested: bool):  # noqa: ANN202 - yields (stmt, target, value, tested)
+def _contributions(body: list[ast.stmt]):  # noqa: ANN202 - yields (stmt, target, value)
     for stmt in body:
         call = _adder(stmt)
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
-            yield stmt, stmt.target.id, stmt.value, tested
+            yield stmt, stmt.target.id, stmt.value
         elif call is not None:
-            yield stmt, call.func.value.id, call.args[-1], tested
+            yield stmt, call.func.value.id, call.args[-1]
         elif isinstance(stmt, ast.If):
-            yield from _contributions(stmt.body, True)
-            yield from _contributions(stmt.orelse, True)
+            yield from _contributions(stmt.body)
+            yield from _contributions(stmt.orelse)
         elif isinstance(stmt, ast.Try):
-            yield from _contributions(stmt.body, tested)
+            yield from _contributions(stmt.body)
 
 
 def _read_elsewhere(loop: ast.For | ast.While, name: str, own: ast.stmt) -> bool:
@@ -125,11 +126,9 @@ def invariant_values(code: str) -> list[str]:
             continue
         changed = _changed(loop, mutators)
         tested = _names(loop.test) if isinstance(loop, ast.While) else set()
-        for stmt, target, value, under_test in _contributions(loop.body, False):
-            if isinstance(value, ast.Constant) or _names(value) & changed or target in tested:
-                continue
-            if isinstance(value, ast.Name) and under_test:
-                continue  # `if ok: total += weight`: a weight counted where a test holds
+        for stmt, target, value in _contributions(loop.body):
+            if isinstance(value, (ast.Constant, ast.Name)) or _names(value) & changed or target in tested:
+                continue  # (a literal or a name: a step, a separator, a weight; nothing computed again)
             if _read_elsewhere(loop, target, stmt):
                 continue  # a running position the loop reads, not a result it only adds to
             found.append(ast.unparse(stmt))

@@ -46,8 +46,9 @@ def test_a_value_added_on_every_turn_is_found(code: str, found: list[str]) -> No
     "def f(xs):\n    n = 0\n    for x in xs:\n        n += 1\n    return n\n",
     "def f(xs):\n    t = 0\n    for x in xs:\n        t += len(str(x))\n    return t\n",
     "def f(n, step):\n    pos = 0\n    while pos < n:\n        pos += step\n    return pos\n",
-    # a weight counted where a test holds; a running position the loop reads
+    # a weight counted where a test holds, a separator after each item; a running position the loop reads
     "def f(xs, w):\n    t = 0\n    for x in xs:\n        if x > 3:\n            t += w\n    return t\n",
+    "def f(xs, sep):\n    out = ''\n    for x in xs:\n        out += x\n        out += sep\n    return out\n",
     "def f(xs, gap):\n    at, out = 0, []\n    for x in xs:\n        out.append(x[at:])\n        at += gap\n    return out\n",
     # a value that changes because the loop changes what it reads
     "def f(xs):\n    left, got = list(xs), []\n    for x in xs:\n        got.append(max(left))\n        left.pop()\n"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from workers.pipeline.builtin.compact import build_compact
 from workers.pipeline.builtin.context import CASE_METHODS, PADS, PEELS, Ctx, peel_layers, program_text
+from workers.pipeline.builtin.defaults import default_then_set
 from workers.pipeline.builtin.fit import statically_fit
 from workers.pipeline.builtin.extras import glue, other_step
 from workers.pipeline.builtin.flow import WORKABLE, Flow, Var
@@ -468,6 +469,8 @@ def generate_program(constraint: Constraint, seed: int, index: int,
         rng = random.Random(f"builtin:{seed}:{tag}:{entry.type}:{entry.method}:"
                             f"{constraint.level}:{knobs}:{attempt}")
         program = build_program(entry, knobs, rng)
+        if knobs.control_flow_depth:  # a result fed once, in the arms of tests: a default they override
+            program = replace(program, code=default_then_set(program.code, program.entry_point))
         if not statically_fit(program.code, program.entry_point, target):
             continue
         if attempt < MAX_ATTEMPTS - DEEP_PATIENCE and deepest_calls(program.code) >= DEEP_CALLS:

@@ -71,7 +71,7 @@ from pathlib import Path
 from sandbox import Job, Sandbox
 from training.normalize import normalized_hash
 from workers.pipeline.builtin import generate_program
-from workers.pipeline.builtin.invariant import invariant_values
+from workers.pipeline.builtin.invariant import ADDERS, invariant_values
 from workers.pipeline.builtin.selfcheck import idle_own_calls, one_way_answers
 from workers.pipeline.builtin.program import LONG_LINE, longest_line
 from workers.pipeline.constraints import LEVELS, load_catalog
@@ -259,8 +259,7 @@ def pop_walks(code: str) -> int:
             continue
         calls = {c.func.attr for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
                  and isinstance(c.func.value, ast.Name) and c.func.value.id == node.test.id}
-        found += bool(calls & {"pop", "popleft", "popitem"}) and not calls & {
-            "append", "extend", "insert", "appendleft", "add", "update"}
+        found += bool(calls & {"pop", "popleft", "popitem"}) and not calls & ADDERS
     return found
 
 

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import ast
 
+from workers.pipeline.builtin.invariant import names_in
+
 _EMPTY = {"0", "0.0", "''", "[]", "set()"}
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _paths(stmts: list[ast.stmt], acc: str) -> tuple[int, int] | None:
@@ -33,13 +31,13 @@ def _paths(stmts: list[ast.stmt], acc: str) -> tuple[int, int] | None:
     low = high = 0
     for stmt in stmts:
         if isinstance(stmt, ast.If):
-            if acc in _names(stmt.test):
+            if acc in names_in(stmt.test):
                 return None
             body, other = _paths(stmt.body, acc), _paths(stmt.orelse, acc)
             if body is None or other is None:
                 return None
             low, high = low + min(body[0], other[0]), high + max(body[1], other[1])
-        elif acc in _names(stmt):
+        elif acc in names_in(stmt):
             if not isinstance(stmt, (ast.AugAssign, ast.Expr)):
                 return None
             low, high = low + 1, high + 1
@@ -49,13 +47,13 @@ def _paths(stmts: list[ast.stmt], acc: str) -> tuple[int, int] | None:
 def _set_form(stmt: ast.stmt, acc: str, empty: str, code: str) -> str | None:
     """The assignment a contribution becomes, or None where it has no plain one."""
     if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == acc \
-            and isinstance(stmt.op, ast.Add) and empty in ("0", "0.0", "''") and acc not in _names(stmt.value):
+            and isinstance(stmt.op, ast.Add) and empty in ("0", "0.0", "''") and acc not in names_in(stmt.value):
         return f"{acc} = {ast.get_source_segment(code, stmt.value)}"
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
         return None
     call = stmt.value
     if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
-            and call.func.value.id == acc and not call.keywords) or acc in _names(ast.Tuple(call.args)):
+            and call.func.value.id == acc and not call.keywords) or acc in names_in(ast.Tuple(call.args)):
         return None
     value = ast.get_source_segment(code, call.args[-1]) if call.args else None
     form = {("append", "[]", 1): f"[{value}]", ("add", "set()", 1): f"{{{value}}}"}.get(
@@ -80,13 +78,13 @@ def default_then_set(code: str, entry: str) -> str:
             continue
         acc, empty = init.targets[0].id, ast.unparse(init.value)
         rest, last = func.body[k + 1:-1], func.body[-1]
-        if not isinstance(last, ast.Return) or acc not in _names(last):
+        if not isinstance(last, ast.Return) or acc not in names_in(last):
             continue
         paths = _paths(rest, acc)
         if paths is None or paths != (0, 1):  # (a path that adds nothing reads the default)
             continue
         touched = [s for s in ast.walk(ast.Module(rest, [])) if isinstance(s, (ast.AugAssign, ast.Expr))
-                   and acc in _names(s)]
+                   and acc in names_in(s)]
         forms = [_set_form(s, acc, empty, code) for s in touched]
         if not touched or None in forms or any(s.lineno != s.end_lineno for s in touched):
             continue

@@ -32,7 +32,8 @@ CHANGING = ADDERS | frozenset({"pop", "popitem", "popleft", "remove", "discard",
                                "symmetric_difference_update", "extendleft", "rotate", "subtract"})
 
 
-def _names(node: ast.AST) -> set[str]:
+def names_in(node: ast.AST) -> set[str]:
+    """Every name `node` mentions (read or written)."""
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
@@ -64,20 +65,20 @@ def _changed(loop: ast.For | ast.While, mutators: set[str]) -> set[str]:
     """Names the loop binds or may change: its target, names assigned anywhere in it, the
     receivers of the changing methods it calls and the names it hands a function that
     changes them."""
-    names = _names(loop.target) if isinstance(loop, ast.For) else set()
+    names = names_in(loop.target) if isinstance(loop, ast.For) else set()
     for node in ast.walk(loop):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in mutators:
             names |= {a.id for a in node.args if isinstance(a, ast.Name)}
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                names |= _names(target)
+                names |= names_in(target)
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension)):
-            names |= _names(node.target)
+            names |= names_in(node.target)
         elif isinstance(node, ast.NamedExpr):
             names.add(node.target.id)
         elif isinstance(node, ast.Delete):
             for target in node.targets:
-                names |= _names(target)
+                names |= names_in(target)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in CHANGING:
             root = _root(node.func.value)
             if isinstance(root, ast.Name):
@@ -125,9 +126,9 @@ def invariant_values(code: str) -> list[str]:
         if not isinstance(loop, (ast.For, ast.While)):
             continue
         changed = _changed(loop, mutators)
-        tested = _names(loop.test) if isinstance(loop, ast.While) else set()
+        tested = names_in(loop.test) if isinstance(loop, ast.While) else set()
         for stmt, target, value in _contributions(loop.body):
-            if isinstance(value, (ast.Constant, ast.Name)) or _names(value) & changed or target in tested:
+            if isinstance(value, (ast.Constant, ast.Name)) or names_in(value) & changed or target in tested:
                 continue  # (a literal or a name: a step, a separator, a weight; nothing computed again)
             if _read_elsewhere(loop, target, stmt):
                 continue  # a running position the loop reads, not a result it only adds to
